@@ -1,0 +1,23 @@
+/** A running mode, as the CLI sees it: where it listens and how to stop it. */
+export interface RunningServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Prints the URL on stdout (first line, so scripts can read it), then waits for Ctrl-C or SIGTERM
+ * and closes cleanly: the recorder flushes, servers end their watches.
+ */
+export function runUntilSignal(server: RunningServer, banner: string): Promise<void> {
+  process.stdout.write(`${banner} ${server.url}\n`);
+  return new Promise((resolve) => {
+    let closing = false;
+    const stop = () => {
+      if (closing) return;
+      closing = true;
+      server.close().then(resolve, resolve);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}

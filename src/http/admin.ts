@@ -1,0 +1,72 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StatusError, badRequest, failure } from '../k8s/status';
+import { readBody, sendJson, sendStatus } from './respond';
+
+export const ADMIN_PREFIX = '/_kubetape/';
+
+export type AdminHandler = (body: any, req: IncomingMessage) => unknown | Promise<unknown>;
+
+/**
+ * The admin API under `/_kubetape/`, answered only to loopback clients. Each mode adds its routes
+ * (`status`, `advance`, `compact`, `journal`, `faults` …); a handler returns the JSON to send or
+ * throws a StatusError.
+ */
+export class AdminApi {
+  private readonly routes = new Map<string, AdminHandler>();
+
+  /** `path` is relative to the prefix: `add('GET', 'status', …)` serves `GET /_kubetape/status`. */
+  add(method: string, path: string, handler: AdminHandler): this {
+    this.routes.set(`${method.toUpperCase()} ${path}`, handler);
+    return this;
+  }
+
+  /** Answers the request if it is an admin request; returns whether it was one. */
+  handle(req: IncomingMessage, res: ServerResponse): boolean {
+    const path = (req.url ?? '').split('?')[0]!;
+    if (!path.startsWith(ADMIN_PREFIX)) return false;
+    void this.dispatch(req, res, path.slice(ADMIN_PREFIX.length));
+    return true;
+  }
+
+  private async dispatch(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    try {
+      if (!isLoopback(req.socket.remoteAddress)) {
+        throw new StatusError(failure(403, 'Forbidden', 'the kubetape admin API answers loopback clients only'));
+      }
+      const method = (req.method ?? 'GET').toUpperCase();
+      const handler = this.routes.get(`${method} ${path}`) ?? this.prefixRoute(method, path);
+      if (!handler) {
+        const known = [...this.routes.keys()].some((k) => k.split(' ')[1] === path);
+        throw known
+          ? new StatusError(failure(405, 'MethodNotAllowed', `${method} is not allowed on ${ADMIN_PREFIX}${path}`))
+          : new StatusError(failure(404, 'NotFound', `no admin endpoint ${ADMIN_PREFIX}${path}`));
+      }
+      const raw = await readBody(req);
+      let body: unknown = {};
+      if (raw.length > 0) {
+        try {
+          body = JSON.parse(raw.toString('utf8'));
+        } catch (err) {
+          throw badRequest(`request body is not JSON: ${(err as Error).message}`);
+        }
+      }
+      const result = await handler(body, req);
+      sendJson(res, 200, result ?? { ok: true });
+    } catch (err) {
+      if (err instanceof StatusError) sendStatus(res, err);
+      else sendStatus(res, badRequest((err as Error).message));
+    }
+  }
+
+  /** Routes registered as `name/*` take any sub-path (e.g. `DELETE faults/NAME`). */
+  private prefixRoute(method: string, path: string): AdminHandler | undefined {
+    const slash = path.indexOf('/');
+    if (slash < 0) return undefined;
+    return this.routes.get(`${method} ${path.slice(0, slash)}/*`);
+  }
+}
+
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
+}
