@@ -1,0 +1,224 @@
+/**
+ * JSON bodies and watch frames → decoded objects. Hot path: one JSON.parse per watch frame, and
+ * object text sliced from the input instead of re-serialised whenever the layout allows.
+ */
+import type { Status } from '../k8s/status';
+import type { DecodedBody, DecodedList, DecodedObject, DecodedWatchEvent } from './decoded-types';
+import { Span, arrayElements, goJson, objectMembers, skipWs } from './json-spans';
+import { WireError } from './wire-error';
+
+type Json = Record<string, unknown>;
+
+/** Kinds that are documents about the API, not objects (discovery). */
+const NON_OBJECT_KINDS = new Set(['APIVersions', 'APIGroupList', 'APIGroup', 'APIResourceList']);
+
+export function isNonObjectKind(apiVersion: string, kind: string): boolean {
+  return NON_OBJECT_KINDS.has(kind) || apiVersion.startsWith('apidiscovery.k8s.io/');
+}
+
+function parse(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new WireError(`malformed JSON ${what}: ${(err as Error).message}`);
+  }
+}
+
+function parseSpan(buf: Buffer, span: Span, what: string): unknown {
+  return parse(buf.toString('utf8', span.start, span.end), what);
+}
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function str(v: unknown): string {
+  return typeof v === 'string' ? v : '';
+}
+
+/** The body context a value was sliced from: `pretty` when the server indented it (curl User-Agent). */
+interface Source {
+  buf: Buffer;
+  pretty: boolean;
+}
+
+export function decodeJsonBody(body: Buffer): DecodedBody {
+  const start = skipWs(body, 0, body.length);
+  if (start === body.length) return { type: 'other', reason: 'empty body' };
+  if (body[start] !== 0x7b) {
+    parse(body.toString('utf8'), 'body');
+    return { type: 'other', reason: 'JSON body is not an object' };
+  }
+  const { members, end } = objectMembers(body, start, body.length);
+  if (skipWs(body, end, body.length) !== body.length) throw new WireError(`malformed JSON body: data after the object at byte ${end}`);
+  const nl = body.indexOf(0x0a, start);
+  const src: Source = { buf: body, pretty: nl >= 0 && nl < end };
+  const member = (key: string, what = key): unknown => {
+    const span = members.get(key);
+    return span ? parseSpan(body, span, what) : undefined;
+  };
+  const apiVersion = str(member('apiVersion'));
+  const kind = str(member('kind'));
+
+  if (kind === 'Status') return { type: 'status', status: parseSpan(body, { start, end }, 'Status') as Status };
+  if (isNonObjectKind(apiVersion, kind)) return { type: 'other', reason: `discovery document ${kind || apiVersion}` };
+  if (kind === 'Table' && members.has('rows')) return decodeTable(src, apiVersion, members, member);
+  if (kind.endsWith('List') && members.has('items')) {
+    const list = listHeader(apiVersion, kind, member('metadata', 'list metadata'));
+    const itemSpans = spansOf(body, members.get('items')!, 'items');
+    const fallback = { apiVersion, kind: kind === 'List' ? '' : kind.slice(0, -'List'.length) };
+    list.items = itemSpans.map((span, i) => {
+      const item = parseSpan(body, span, `list item ${i}`);
+      if (!isObject(item)) throw new WireError(`list item ${i} is not a JSON object`);
+      return objectFromJson(item, src, span, fallback);
+    });
+    return list;
+  }
+  if (members.has('metadata')) {
+    const obj = parseSpan(body, { start, end }, 'object') as Json;
+    return { type: 'object', object: objectFromJson(obj, src, { start, end }, { apiVersion, kind }) };
+  }
+  return { type: 'other', reason: kind ? `JSON ${kind} without metadata` : 'JSON object without kind or metadata' };
+}
+
+function spansOf(buf: Buffer, span: Span, what: string): Span[] {
+  if (buf.toString('latin1', span.start, span.end) === 'null') return [];
+  if (buf[span.start] !== 0x5b) throw new WireError(`${what} is not a JSON array`);
+  return arrayElements(buf, span.start, span.end);
+}
+
+function listHeader(apiVersion: string, kind: string, metadata: unknown): DecodedList {
+  const meta = isObject(metadata) ? metadata : {};
+  const list: DecodedList = {
+    type: 'list',
+    apiVersion,
+    kind,
+    encoding: 'json',
+    resourceVersion: str(meta.resourceVersion),
+    continue: str(meta.continue),
+    items: [],
+  };
+  if (typeof meta.remainingItemCount === 'number') list.remainingItemCount = meta.remainingItemCount;
+  return list;
+}
+
+function decodeTable(src: Source, apiVersion: string, members: Map<string, Span>, member: (k: string, w?: string) => unknown): DecodedList {
+  const list = listHeader(apiVersion, 'Table', member('metadata', 'table metadata'));
+  const columns = member('columnDefinitions');
+  if (Array.isArray(columns)) list.columns = columns;
+  list.items = spansOf(src.buf, members.get('rows')!, 'rows').map((span, i) => {
+    const row = parseSpan(src.buf, span, `table row ${i}`);
+    if (!isObject(row)) throw new WireError(`table row ${i} is not a JSON object`);
+    return tableRow(row, src.pretty ? Buffer.from(goJson(row)) : src.buf.subarray(span.start, span.end));
+  });
+  return list;
+}
+
+function tableRow(row: Json, raw: Buffer): DecodedObject {
+  const obj = isObject(row.object) ? row.object : {};
+  const meta = isObject(obj.metadata) ? obj.metadata : {};
+  return {
+    apiVersion: str(obj.apiVersion),
+    kind: str(obj.kind),
+    namespace: str(meta.namespace),
+    name: str(meta.name),
+    uid: str(meta.uid),
+    resourceVersion: str(meta.resourceVersion),
+    raw,
+    encoding: 'json',
+    form: 'table-row',
+  };
+}
+
+/**
+ * A decoded object from its parsed JSON and where it sits in `src`. `fallback` supplies
+ * kind/apiVersion for list items, which the apiserver writes without them.
+ */
+function objectFromJson(obj: Json, src: Source, span: Span, fallback: { apiVersion: string; kind: string }): DecodedObject {
+  const meta = isObject(obj.metadata) ? obj.metadata : {};
+  const hasKind = typeof obj.kind === 'string';
+  const hasApiVersion = typeof obj.apiVersion === 'string';
+  const kind = hasKind ? (obj.kind as string) : fallback.kind;
+  const apiVersion = hasApiVersion ? (obj.apiVersion as string) : fallback.apiVersion;
+  let raw: Buffer;
+  const complete = (hasKind && hasApiVersion) || !kind;
+  if (!src.pretty && complete) raw = src.buf.subarray(span.start, span.end);
+  else if (!src.pretty && !hasKind && !hasApiVersion) raw = prependTypeMeta(src.buf, span, kind, apiVersion, Object.keys(obj).length === 0);
+  else raw = Buffer.from(goJson(complete ? obj : { kind, apiVersion, ...obj }));
+  return {
+    apiVersion,
+    kind,
+    namespace: str(meta.namespace),
+    name: str(meta.name),
+    uid: str(meta.uid),
+    resourceVersion: str(meta.resourceVersion),
+    raw,
+    encoding: 'json',
+    form: kind === 'PartialObjectMetadata' ? 'metadata' : 'object',
+  };
+}
+
+/** `{"kind":K,"apiVersion":V,` + the rest of the item, as a GET of the object would begin. */
+function prependTypeMeta(buf: Buffer, span: Span, kind: string, apiVersion: string, empty: boolean): Buffer {
+  const head = Buffer.from(`{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)}${empty ? '}' : ','}`);
+  if (empty) return head;
+  const bodyStart = skipWs(buf, span.start + 1, span.end);
+  return Buffer.concat([head, buf.subarray(bodyStart, span.end)]);
+}
+
+/** One JSON watch frame (`{"type":…,"object":…}\n`). */
+export function decodeJsonWatchFrame(frame: Buffer): DecodedWatchEvent {
+  const text = frame.toString('utf8');
+  if (!text.trim()) throw new WireError('empty JSON watch frame');
+  const event = parse(text, 'watch event');
+  if (!isObject(event)) throw new WireError('JSON watch frame is not an object');
+  const type = event.type;
+  if (typeof type !== 'string') throw new WireError('JSON watch event has no type');
+  const object = event.object;
+  if (!isObject(object)) throw new WireError(`JSON watch event ${type} has no object`);
+  if (object.kind === 'Status') return { type, status: object as unknown as Status };
+  if (object.kind === 'Table') return tableWatchEvent(type, object);
+
+  let raw: Buffer;
+  const prefix = `{"type":${JSON.stringify(type)},"object":`;
+  let last = frame.length - 1;
+  while (last >= 0 && (frame[last] === 0x0a || frame[last] === 0x0d || frame[last] === 0x20 || frame[last] === 0x09)) last--;
+  if (text.startsWith(prefix) && frame[last] === 0x7d && Object.keys(event).length === 2) {
+    raw = frame.subarray(prefix.length, last);
+  } else {
+    raw = Buffer.from(goJson(object));
+  }
+  const meta = isObject(object.metadata) ? object.metadata : {};
+  const kind = str(object.kind);
+  return {
+    type,
+    object: {
+      apiVersion: str(object.apiVersion),
+      kind,
+      namespace: str(meta.namespace),
+      name: str(meta.name),
+      uid: str(meta.uid),
+      resourceVersion: str(meta.resourceVersion),
+      raw,
+      encoding: 'json',
+      form: kind === 'PartialObjectMetadata' ? 'metadata' : 'object',
+    },
+  };
+}
+
+/** `kubectl get -w` watches Tables: each event's Table carries the changed row (columns on the first). */
+function tableWatchEvent(type: string, table: Json): DecodedWatchEvent {
+  const out: DecodedWatchEvent = { type };
+  if (Array.isArray(table.columnDefinitions) && table.columnDefinitions.length) out.columns = table.columnDefinitions;
+  const rows = Array.isArray(table.rows) ? table.rows : [];
+  if (rows.length && isObject(rows[0])) {
+    out.object = tableRow(rows[0], Buffer.from(goJson(rows[0])));
+  } else {
+    const meta = isObject(table.metadata) ? table.metadata : {};
+    out.object = {
+      apiVersion: str(table.apiVersion), kind: 'Table', namespace: '', name: '', uid: '',
+      resourceVersion: str(meta.resourceVersion), raw: Buffer.from(goJson(table)), encoding: 'json', form: 'object',
+    };
+  }
+  return out;
+}

@@ -1,0 +1,40 @@
+/**
+ * Decoding for indexing: what the recorder writes into the object log. Bodies must already be
+ * gunzipped (see gzip.ts); watch frames come from a framer (watch-framer.ts).
+ */
+import { decodeJsonBody, decodeJsonWatchFrame } from './decode-json';
+import { decodeProtobufBody, decodeProtobufWatchFrame } from './decode-protobuf';
+import type { DecodedBody, DecodedWatchEvent } from './decoded-types';
+import { isJson, isProtobuf, parseMediaType } from './media-types';
+import { hasMagic } from './protobuf';
+import { WireError } from './wire-error';
+
+export type { DecodedBody, DecodedList, DecodedObject, DecodedWatchEvent, Encoding, ObjectForm } from './decoded-types';
+
+/**
+ * Decodes a response (or request) body. Protobuf without the k8s\0 magic, malformed JSON or
+ * protobuf → WireError. Content types that are neither JSON nor protobuf → `{type:'other'}`;
+ * with no content type at all, the magic or a leading '{' decide.
+ */
+export function decodeBody(contentType: string | undefined, body: Buffer): DecodedBody {
+  if (body.length === 0) return { type: 'other', reason: 'empty body' };
+  if (isProtobuf(contentType)) return decodeProtobufBody(body);
+  if (isJson(contentType)) return decodeJsonBody(body);
+  if (!contentType || !parseMediaType(contentType).type) {
+    if (hasMagic(body)) return decodeProtobufBody(body);
+    const first = body.findIndex((c) => c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09);
+    if (first >= 0 && body[first] === 0x7b) return decodeJsonBody(body);
+    return { type: 'other', reason: 'no content type and not recognisable as JSON or protobuf' };
+  }
+  return { type: 'other', reason: `content type ${contentType}` };
+}
+
+/**
+ * Decodes one watch frame as the framer returned it: for protobuf (`…protobuf;stream=watch`)
+ * the 4-byte length prefix included, for JSON the line including its '\n'.
+ */
+export function decodeWatchFrame(contentType: string | undefined, frame: Buffer): DecodedWatchEvent {
+  if (isProtobuf(contentType)) return decodeProtobufWatchFrame(frame);
+  if (isJson(contentType) || !contentType) return decodeJsonWatchFrame(frame);
+  throw new WireError(`no watch decoding for content type ${contentType}`);
+}

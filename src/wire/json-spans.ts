@@ -1,0 +1,122 @@
+/**
+ * Byte spans of JSON values inside a buffer, so that list items can be kept exactly as the
+ * server wrote them (no re-serialisation) and parsed one at a time. Structural characters are
+ * ASCII, so scanning UTF-8 bytes is safe. The scanner checks structure (quotes, brackets,
+ * separators); the values it hands out are validated when the caller JSON.parses them.
+ */
+import { WireError } from './wire-error';
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const LBRACE = 0x7b;
+const RBRACE = 0x7d;
+const LBRACKET = 0x5b;
+const RBRACKET = 0x5d;
+
+function isWs(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+export function skipWs(buf: Buffer, pos: number, end: number): number {
+  while (pos < end && isWs(buf[pos])) pos++;
+  return pos;
+}
+
+/** `pos` is at an opening quote; returns the index after the closing quote. */
+export function skipString(buf: Buffer, pos: number, end: number): number {
+  let p = pos + 1;
+  for (;;) {
+    const q = buf.indexOf(QUOTE, p);
+    if (q < 0 || q >= end) throw new WireError(`unterminated JSON string at byte ${pos}`);
+    let k = q - 1;
+    while (buf[k] === BACKSLASH) k--;
+    if ((q - 1 - k) % 2 === 0) return q + 1;
+    p = q + 1;
+  }
+}
+
+/** `pos` is at the first byte of a value (no leading whitespace); returns the index after it. */
+export function skipValue(buf: Buffer, pos: number, end: number): number {
+  if (pos >= end) throw new WireError(`JSON value expected at byte ${pos}, found the end`);
+  const c = buf[pos];
+  if (c === QUOTE) return skipString(buf, pos, end);
+  if (c === LBRACE || c === LBRACKET) return skipContainer(buf, pos, end);
+  let p = pos;
+  while (p < end) {
+    const d = buf[p];
+    if (d === COMMA || d === RBRACE || d === RBRACKET || isWs(d)) break;
+    p++;
+  }
+  if (p === pos) throw new WireError(`unexpected '${String.fromCharCode(c)}' at byte ${pos}`);
+  return p;
+}
+
+function skipContainer(buf: Buffer, pos: number, end: number): number {
+  let depth = 0;
+  for (let i = pos; i < end; i++) {
+    const c = buf[i];
+    if (c === QUOTE) i = skipString(buf, i, end) - 1;
+    else if (c === LBRACE || c === LBRACKET) depth++;
+    else if (c === RBRACE || c === RBRACKET) {
+      if (--depth === 0) return i + 1;
+    }
+  }
+  throw new WireError(`unterminated JSON ${buf[pos] === LBRACE ? 'object' : 'array'} starting at byte ${pos}`);
+}
+
+function decodeKey(buf: Buffer, start: number, end: number): string {
+  const inner = buf.toString('utf8', start + 1, end - 1);
+  return inner.includes('\\') ? (JSON.parse(buf.toString('utf8', start, end)) as string) : inner;
+}
+
+/** Members of the object at `pos` (first non-whitespace byte must be '{'): key → value span. Last duplicate wins. */
+export function objectMembers(buf: Buffer, pos: number, end: number): { members: Map<string, Span>; end: number } {
+  const members = new Map<string, Span>();
+  let p = skipWs(buf, pos, end);
+  if (buf[p] !== LBRACE) throw new WireError(`JSON object expected at byte ${p}`);
+  p = skipWs(buf, p + 1, end);
+  if (buf[p] === RBRACE) return { members, end: p + 1 };
+  for (;;) {
+    if (buf[p] !== QUOTE) throw new WireError(`JSON object key expected at byte ${p}`);
+    const keyEnd = skipString(buf, p, end);
+    const key = decodeKey(buf, p, keyEnd);
+    p = skipWs(buf, keyEnd, end);
+    if (buf[p] !== COLON) throw new WireError(`':' expected after key "${key}" at byte ${p}`);
+    const start = skipWs(buf, p + 1, end);
+    const valueEnd = skipValue(buf, start, end);
+    members.set(key, { start, end: valueEnd });
+    p = skipWs(buf, valueEnd, end);
+    if (buf[p] === COMMA) p = skipWs(buf, p + 1, end);
+    else if (buf[p] === RBRACE) return { members, end: p + 1 };
+    else throw new WireError(`',' or '}' expected at byte ${p}`);
+  }
+}
+
+/** Element spans of the array at `pos` (first non-whitespace byte must be '['). */
+export function arrayElements(buf: Buffer, pos: number, end: number): Span[] {
+  const elements: Span[] = [];
+  let p = skipWs(buf, pos, end);
+  if (buf[p] !== LBRACKET) throw new WireError(`JSON array expected at byte ${p}`);
+  p = skipWs(buf, p + 1, end);
+  if (buf[p] === RBRACKET) return elements;
+  for (;;) {
+    const valueEnd = skipValue(buf, p, end);
+    elements.push({ start: p, end: valueEnd });
+    p = skipWs(buf, valueEnd, end);
+    if (buf[p] === COMMA) p = skipWs(buf, p + 1, end);
+    else if (buf[p] === RBRACKET) return elements;
+    else throw new WireError(`',' or ']' expected at byte ${p}`);
+  }
+}
+
+/** The JSON text of `value` as Go's encoding/json writes it (HTML-sensitive characters escaped). */
+export function goJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -1,0 +1,188 @@
+/**
+ * Schema-less protobuf wire format: varints, tags and length-delimited fields, read and written
+ * by hand so that metadata can be read and rewritten without the type's .proto.
+ * Every read is bounds-checked; anything malformed throws a WireError.
+ */
+import { WireError } from './wire-error';
+
+export const WIRE_VARINT = 0;
+export const WIRE_FIXED64 = 1;
+export const WIRE_BYTES = 2;
+export const WIRE_FIXED32 = 5;
+
+/** One field of a message. `start..end` is the value (for varints: its bytes); `tagStart` the tag's first byte. */
+export interface ProtoField {
+  no: number;
+  wire: number;
+  tagStart: number;
+  start: number;
+  end: number;
+  /** The decoded varint (wire type 0) or the length (wire type 2); exact up to 2^53. */
+  value: number;
+}
+
+/** Reads one varint at `pos`; returns the value and stores the next position in `out.pos`. */
+export function readVarint(buf: Buffer, pos: number, end: number, out: { pos: number }): number {
+  let result = 0;
+  let mul = 1;
+  for (let i = 0; i < 10; i++) {
+    if (pos >= end) throw new WireError(`truncated varint at byte ${pos}`);
+    const b = buf[pos++];
+    result += (b & 0x7f) * mul;
+    if (b < 0x80) {
+      out.pos = pos;
+      return result;
+    }
+    mul *= 128;
+  }
+  throw new WireError(`varint longer than 10 bytes at byte ${pos - 10}`);
+}
+
+/** A two's-complement int64/int32 read as an unsigned varint, back to its sign (exact up to 2^53). */
+export function toSigned64(unsigned: number): number {
+  return unsigned >= 2 ** 63 ? unsigned - 2 ** 64 : unsigned;
+}
+
+const cursor = { pos: 0 };
+
+/** Visits the fields of the message in `buf[start, end)` in wire order. Return `false` to stop. */
+export function forEachField(buf: Buffer, start: number, end: number, visit: (f: ProtoField) => boolean | void): void {
+  if (end > buf.length || start < 0 || start > end) throw new WireError(`message bounds ${start}..${end} outside a ${buf.length}-byte buffer`);
+  let pos = start;
+  while (pos < end) {
+    const tagStart = pos;
+    const tag = readVarint(buf, pos, end, cursor);
+    pos = cursor.pos;
+    const no = Math.floor(tag / 8);
+    const wire = tag & 7;
+    if (no === 0) throw new WireError(`field number 0 at byte ${tagStart}`);
+    let valueStart = pos;
+    let value = 0;
+    switch (wire) {
+      case WIRE_VARINT:
+        value = readVarint(buf, pos, end, cursor);
+        pos = cursor.pos;
+        break;
+      case WIRE_FIXED64:
+        pos += 8;
+        break;
+      case WIRE_FIXED32:
+        pos += 4;
+        break;
+      case WIRE_BYTES:
+        value = readVarint(buf, pos, end, cursor);
+        valueStart = cursor.pos;
+        pos = valueStart + value;
+        break;
+      default:
+        throw new WireError(`unsupported wire type ${wire} for field ${no} at byte ${tagStart}`);
+    }
+    if (pos > end) throw new WireError(`field ${no} at byte ${tagStart} runs past the end of its message (${pos} > ${end})`);
+    if (visit({ no, wire, tagStart, start: valueStart, end: pos, value }) === false) return;
+  }
+}
+
+/** All fields of a message, in wire order. */
+export function readFields(buf: Buffer, start = 0, end = buf.length): ProtoField[] {
+  const fields: ProtoField[] = [];
+  forEachField(buf, start, end, (f) => {
+    fields.push(f);
+  });
+  return fields;
+}
+
+export function expectWire(f: ProtoField, wire: number, what: string): void {
+  if (f.wire !== wire) throw new WireError(`${what} (field ${f.no}) has wire type ${f.wire}, expected ${wire}`);
+}
+
+export function fieldString(buf: Buffer, f: ProtoField, what: string): string {
+  expectWire(f, WIRE_BYTES, what);
+  return buf.toString('utf8', f.start, f.end);
+}
+
+// ---- writing ----
+
+export function varintSize(value: number): number {
+  let size = 1;
+  while (value >= 128) {
+    value = Math.floor(value / 128);
+    size++;
+  }
+  return size;
+}
+
+/** Writes `value` (a non-negative integer, or a negative one as 10-byte two's complement) at `pos`; returns the next position. */
+export function writeVarint(buf: Buffer, pos: number, value: number): number {
+  if (value < 0) return writeNegativeVarint(buf, pos, value);
+  while (value >= 128) {
+    buf[pos++] = (value % 128) | 0x80;
+    value = Math.floor(value / 128);
+  }
+  buf[pos++] = value;
+  return pos;
+}
+
+function writeNegativeVarint(buf: Buffer, pos: number, value: number): number {
+  let v = BigInt.asUintN(64, BigInt(Math.trunc(value)));
+  for (let i = 0; i < 9; i++) {
+    buf[pos++] = Number(v & 0x7fn) | 0x80;
+    v >>= 7n;
+  }
+  buf[pos++] = Number(v);
+  return pos;
+}
+
+export function encodeVarint(value: number): Buffer {
+  const buf = Buffer.allocUnsafe(value < 0 ? 10 : varintSize(value));
+  writeVarint(buf, 0, value);
+  return buf;
+}
+
+/**
+ * Builds a message as a list of parts, writing fields in the order they are added (Go's generated
+ * marshallers emit ascending field numbers; callers add them in that order).
+ */
+export class ProtoWriter {
+  private parts: Buffer[] = [];
+  private size = 0;
+
+  get length(): number {
+    return this.size;
+  }
+
+  private push(b: Buffer): this {
+    this.parts.push(b);
+    this.size += b.length;
+    return this;
+  }
+
+  private tag(no: number, wire: number): this {
+    return this.push(encodeVarint(no * 8 + wire));
+  }
+
+  varint(no: number, value: number): this {
+    return this.tag(no, WIRE_VARINT).push(encodeVarint(value));
+  }
+
+  bytes(no: number, value: Buffer): this {
+    this.tag(no, WIRE_BYTES).push(encodeVarint(value.length));
+    return value.length ? this.push(value) : this;
+  }
+
+  string(no: number, value: string): this {
+    return this.bytes(no, Buffer.from(value, 'utf8'));
+  }
+
+  message(no: number, inner: ProtoWriter): this {
+    return this.bytes(no, inner.finish());
+  }
+
+  /** Appends bytes that are already wire-encoded (fields copied verbatim). */
+  raw(value: Buffer): this {
+    return value.length ? this.push(value) : this;
+  }
+
+  finish(): Buffer {
+    return this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts, this.size);
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * Incremental framers for a streamed watch body. Contract for both: push() returns the frames
+ * completed by the chunk, in order; the concatenation of every frame returned plus rest() equals
+ * the bytes pushed, exactly. Frames that lie wholly inside one chunk are views (subarray) of it;
+ * only a frame spanning chunks is copied, once, when it completes.
+ */
+import { isProtobuf } from './media-types';
+import { WireError } from './wire-error';
+
+/** Refuse to buffer a single frame beyond this (a corrupt length prefix or a body that is not a watch). */
+export const DEFAULT_MAX_FRAME_BYTES = 256 * 1024 * 1024;
+
+export interface FramerOptions {
+  maxFrameBytes?: number;
+}
+
+export interface WatchFramer {
+  push(chunk: Buffer): Buffer[];
+  /** Bytes received that do not yet form a whole frame. */
+  rest(): Buffer;
+}
+
+/** Bytes of an incomplete frame, kept as the chunks they arrived in. */
+class Pending {
+  parts: Buffer[] = [];
+  length = 0;
+
+  add(b: Buffer): void {
+    if (b.length === 0) return;
+    this.parts.push(b);
+    this.length += b.length;
+  }
+
+  take(): Buffer {
+    const out = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts, this.length);
+    this.parts = [];
+    this.length = 0;
+    return out;
+  }
+
+  peek(): Buffer {
+    return this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts, this.length);
+  }
+}
+
+/** JSON watch: one event per line; each frame includes its trailing '\n'. */
+export class JsonLineFramer implements WatchFramer {
+  private pending = new Pending();
+  private readonly maxFrameBytes: number;
+
+  constructor(options: FramerOptions = {}) {
+    this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+  }
+
+  push(chunk: Buffer): Buffer[] {
+    const frames: Buffer[] = [];
+    let pos = 0;
+    if (this.pending.length > 0) {
+      const nl = chunk.indexOf(0x0a);
+      if (nl < 0) {
+        this.pending.add(chunk);
+        this.checkSize();
+        return frames;
+      }
+      this.pending.add(chunk.subarray(0, nl + 1));
+      frames.push(this.pending.take());
+      pos = nl + 1;
+    }
+    for (;;) {
+      const nl = chunk.indexOf(0x0a, pos);
+      if (nl < 0) break;
+      frames.push(chunk.subarray(pos, nl + 1));
+      pos = nl + 1;
+    }
+    if (pos < chunk.length) {
+      this.pending.add(chunk.subarray(pos));
+      this.checkSize();
+    }
+    return frames;
+  }
+
+  rest(): Buffer {
+    return this.pending.peek();
+  }
+
+  private checkSize(): void {
+    if (this.pending.length > this.maxFrameBytes) {
+      throw new WireError(`JSON watch frame exceeds ${this.maxFrameBytes} bytes without a newline`);
+    }
+  }
+}
+
+/** Protobuf watch: 4-byte big-endian length + message; each frame includes its prefix. */
+export class LengthPrefixFramer implements WatchFramer {
+  private pending = new Pending();
+  /** Total size (prefix included) of the pending frame, once its prefix is known; 0 before. */
+  private expected = 0;
+  private readonly maxFrameBytes: number;
+
+  constructor(options: FramerOptions = {}) {
+    this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+  }
+
+  push(chunk: Buffer): Buffer[] {
+    const frames: Buffer[] = [];
+    let pos = 0;
+    if (this.pending.length > 0) {
+      if (this.expected === 0) {
+        const take = Math.min(4 - this.pending.length, chunk.length);
+        this.pending.add(chunk.subarray(0, take));
+        pos = take;
+        if (this.pending.length < 4) return frames;
+        const header = this.pending.take();
+        this.pending.add(header);
+        this.expected = this.frameSize(header, 0);
+      }
+      const need = this.expected - this.pending.length;
+      if (chunk.length - pos < need) {
+        this.pending.add(chunk.subarray(pos));
+        return frames;
+      }
+      this.pending.add(chunk.subarray(pos, pos + need));
+      frames.push(this.pending.take());
+      this.expected = 0;
+      pos += need;
+    }
+    while (chunk.length - pos >= 4) {
+      const end = pos + this.frameSize(chunk, pos);
+      if (end > chunk.length) break;
+      frames.push(chunk.subarray(pos, end));
+      pos = end;
+    }
+    if (pos < chunk.length) {
+      const tail = chunk.subarray(pos);
+      this.pending.add(tail);
+      if (tail.length >= 4) this.expected = this.frameSize(tail, 0);
+    }
+    return frames;
+  }
+
+  rest(): Buffer {
+    return this.pending.peek();
+  }
+
+  private frameSize(buf: Buffer, at: number): number {
+    const size = 4 + buf.readUInt32BE(at);
+    if (size > this.maxFrameBytes) throw new WireError(`protobuf watch frame of ${size} bytes exceeds ${this.maxFrameBytes}`);
+    return size;
+  }
+}
+
+/** The framer for a watch response's Content-Type: length-prefixed for protobuf, lines for JSON. */
+export function framerFor(contentType: string | undefined, options: FramerOptions = {}): WatchFramer {
+  return isProtobuf(contentType) ? new LengthPrefixFramer(options) : new JsonLineFramer(options);
+}
