@@ -1,7 +1,8 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as zlib from 'node:zlib';
-import { badRequest, notAcceptable, resourceNotFound, tooLargeResourceVersion } from '../k8s/status';
+import { badRequest, notAcceptable, notFound, resourceNotFound, tooLargeResourceVersion } from '../k8s/status';
+import { decodeEnvelope, readStatus } from '../wire/protobuf';
 import { readTranscript } from '../../test/serve-facade/transcript';
 import { encodeJson, indentJson, sendStatusBody, writeBody } from './write-body';
 
@@ -143,6 +144,20 @@ describe('sendStatusBody', () => {
     expect(curl.raw.toString()).toBe(
       '{\n  "kind": "Status",\n  "apiVersion": "v1",\n  "metadata": {},\n  "status": "Failure",\n  "message": "the server could not find the requested resource",\n  "reason": "NotFound",\n  "details": {},\n  "code": 404\n}',
     );
+  });
+
+  test('client-go preferring protobuf gets a protobuf Status (unless the resource has no protobuf)', async () => {
+    const err = notFound('configmaps', 'nope');
+    const accept = { Accept: 'application/vnd.kubernetes.protobuf, application/json' };
+    const reply = await get('/x', accept, (req, res) => sendStatusBody(req, res, err));
+    expect(reply.status).toBe(404);
+    expect(reply.headers['content-type']).toBe('application/vnd.kubernetes.protobuf');
+    const env = decodeEnvelope(reply.raw);
+    expect([env.apiVersion, env.kind]).toEqual(['v1', 'Status']);
+    expect(readStatus(env.raw)).toEqual(err.status);
+    const json = await get('/x', accept, (req, res) => sendStatusBody(req, res, err, {}, { protobuf: false }));
+    expect(json.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(json.raw.toString())).toEqual(err.status);
   });
 
   test('HTML-sensitive characters are escaped as Go does', async () => {

@@ -16,7 +16,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as zlib from 'node:zlib';
 import { parseBool } from '../k8s/request-info';
 import { StatusError, type Status } from '../k8s/status';
-import { JSON_CONTENT_TYPE, negotiateStatus } from './negotiate';
+import { encodeEnvelope, encodeStatus } from '../wire/protobuf';
+import { JSON_CONTENT_TYPE, PROTOBUF_CONTENT_TYPE, negotiateStatus } from './negotiate';
 
 /** Bodies strictly larger than this are gzipped when the client accepts gzip. */
 export const GZIP_THRESHOLD_BYTES = 128 * 1024;
@@ -47,18 +48,34 @@ export function writeBody(
   send(res, code, payload, { 'Content-Type': contentType, ...extraHeaders });
 }
 
-/** Sends an error Status as the apiserver's ErrorNegotiated does (Retry-After from the error or its details). */
-export function sendStatusBody(req: IncomingMessage, res: ServerResponse, err: StatusError | Status, extraHeaders: Record<string, string> = {}): void {
+export interface StatusBodyOptions {
+  /** Whether a protobuf client may get the Status as protobuf (default true: Status is a built-in type). */
+  protobuf?: boolean;
+}
+
+/**
+ * Sends an error Status as the apiserver's ErrorNegotiated does: JSON, or protobuf for a client
+ * that prefers it (client-go's `protobuf, json`), Retry-After from the error or its details.
+ */
+export function sendStatusBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  err: StatusError | Status,
+  extraHeaders: Record<string, string> = {},
+  options: StatusBodyOptions = {},
+): void {
   const status = err instanceof StatusError ? err.status : err;
   const headers: Record<string, string> = { ...(err instanceof StatusError ? err.headers : {}), ...extraHeaders };
   const retryAfter = status.details?.retryAfterSeconds;
   if (retryAfter !== undefined && retryAfter > 0 && !hasHeader(headers, 'retry-after')) headers['Retry-After'] = String(retryAfter);
-  const rep = negotiateStatus(header(req, 'accept'), false);
+  const rep = negotiateStatus(header(req, 'accept'), options.protobuf ?? true);
   if (!rep) {
     send(res, status.code, indentJson(encodeJson(status)), { 'Content-Type': JSON_CONTENT_TYPE, ...headers });
-    return;
+  } else if (rep.format === 'protobuf') {
+    writeBody(req, res, status.code, encodeEnvelope({ apiVersion: 'v1', kind: 'Status' }, encodeStatus(status)), PROTOBUF_CONTENT_TYPE, headers);
+  } else {
+    writeBody(req, res, status.code, encodeJson(status), rep.contentType, headers);
   }
-  writeBody(req, res, status.code, encodeJson(status), rep.contentType, headers);
 }
 
 /** negotiation.isPrettyPrint: `?pretty=<bool>` decides when present, else a "human" User-Agent. */
