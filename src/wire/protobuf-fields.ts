@@ -21,13 +21,22 @@ export interface ProtoField {
   value: number;
 }
 
-/** Reads one varint at `pos`; returns the value and stores the next position in `out.pos`. */
+/**
+ * Reads one varint at `pos`; returns the value and stores the next position in `out.pos`.
+ * Values above 2^53 lose precision; a 10-byte varint is read as a two's-complement int64
+ * (how Go writes negative int32/int64), so it comes back negative.
+ */
 export function readVarint(buf: Buffer, pos: number, end: number, out: { pos: number }): number {
+  const first = pos;
   let result = 0;
   let mul = 1;
   for (let i = 0; i < 10; i++) {
     if (pos >= end) throw new WireError(`truncated varint at byte ${pos}`);
     const b = buf[pos++];
+    if (i === 9) {
+      out.pos = pos;
+      return readInt64Slow(buf, first, pos);
+    }
     result += (b & 0x7f) * mul;
     if (b < 0x80) {
       out.pos = pos;
@@ -35,10 +44,17 @@ export function readVarint(buf: Buffer, pos: number, end: number, out: { pos: nu
     }
     mul *= 128;
   }
-  throw new WireError(`varint longer than 10 bytes at byte ${pos - 10}`);
+  throw new WireError(`varint longer than 10 bytes at byte ${first}`);
 }
 
-/** A two's-complement int64/int32 read as an unsigned varint, back to its sign (exact up to 2^53). */
+function readInt64Slow(buf: Buffer, start: number, end: number): number {
+  if (buf[end - 1] >= 0x80) throw new WireError(`varint longer than 10 bytes at byte ${start}`);
+  let v = 0n;
+  for (let i = end - 1; i >= start; i--) v = (v << 7n) | BigInt(buf[i] & 0x7f);
+  return Number(BigInt.asIntN(64, v));
+}
+
+/** A two's-complement int64 read as unsigned, back to its sign (a no-op for what readVarint returns). */
 export function toSigned64(unsigned: number): number {
   return unsigned >= 2 ** 63 ? unsigned - 2 ** 64 : unsigned;
 }
@@ -72,6 +88,9 @@ export function forEachField(buf: Buffer, start: number, end: number, visit: (f:
       case WIRE_BYTES:
         value = readVarint(buf, pos, end, cursor);
         valueStart = cursor.pos;
+        if (value < 0 || value > end - valueStart) {
+          throw new WireError(`field ${no} at byte ${tagStart} declares ${value} bytes, ${end - valueStart} remain in its message`);
+        }
         pos = valueStart + value;
         break;
       default:
