@@ -1,0 +1,111 @@
+import type { IncomingMessage } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { RecordingQueue } from '../recording/writer-queue';
+import type { ExchangeHead, Outcome } from '../recording/writer-protocol';
+import { headersJson } from './redact-headers';
+
+export interface ResponseKind {
+  /** The body goes to the recording as frames with arrival offsets (watch, follow=true logs). */
+  streamed: boolean;
+  upgrade?: boolean;
+}
+
+/**
+ * One exchange as the proxy sees it, teed into the recording queue: the request head and body,
+ * the response head, the body (whole, or chunk by chunk with arrival offsets when streamed), and
+ * how it ended. Every method is cheap and never throws into the proxy's path.
+ */
+export class ExchangeTap {
+  readonly id: number;
+  private readonly t0 = performance.now();
+  private readonly head: ExchangeHead;
+  private requestParts: Buffer[] | null = [];
+  private responseParts: Buffer[] = [];
+  private opened = false;
+  private finished = false;
+  private failure: { outcome: Outcome; error: string } | undefined;
+
+  constructor(private readonly queue: RecordingQueue, req: IncomingMessage) {
+    this.id = queue.allocateId();
+    this.head = {
+      id: this.id,
+      startedAt: Date.now(),
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      requestHeaders: headersJson(req.rawHeaders),
+      status: null,
+      responseHeaders: null,
+      streamed: false,
+      upgrade: false,
+    };
+  }
+
+  get streamed(): boolean {
+    return this.head.streamed;
+  }
+
+  /** Whether a response head was recorded. */
+  get responded(): boolean {
+    return this.head.status !== null;
+  }
+
+  requestData(chunk: Buffer): void {
+    this.requestParts?.push(chunk);
+  }
+
+  /** The response head arrived (from the upstream, or made up by kubetape when the upstream failed). */
+  response(status: number, rawHeaders: readonly string[], kind: ResponseKind): void {
+    if (this.finished) return;
+    this.head.status = status;
+    this.head.responseHeaders = headersJson(rawHeaders);
+    this.head.streamed = kind.streamed;
+    this.head.upgrade = Boolean(kind.upgrade);
+    if (kind.streamed || kind.upgrade) {
+      this.opened = true;
+      const requestBody = this.queue.span(this.takeRequestBody());
+      this.queue.send({ k: 'open', head: this.head, requestBody });
+    }
+  }
+
+  responseData(chunk: Buffer): void {
+    if (this.finished) return;
+    if (this.head.streamed) {
+      const data = this.queue.span(chunk);
+      if (data) this.queue.send({ k: 'chunk', id: this.id, at: performance.now() - this.t0, data });
+    } else if (!this.head.upgrade) {
+      this.responseParts.push(chunk);
+    }
+  }
+
+  /** Marks how the exchange failed; `finish` records it. The first failure wins. */
+  fail(outcome: Exclude<Outcome, 'complete'>, error: string): void {
+    this.failure ??= { outcome, error };
+  }
+
+  /** Records the end of the exchange, once. `outcome` applies unless a failure was marked. */
+  finish(outcome: Outcome, error?: string): void {
+    if (this.finished) return;
+    this.finished = true;
+    const end = this.failure ?? { outcome, error };
+    const durationMs = performance.now() - this.t0;
+    if (this.opened) {
+      this.queue.send({ k: 'close', id: this.id, outcome: end.outcome, error: end.error, durationMs });
+      return;
+    }
+    const requestBody = this.queue.span(this.takeRequestBody());
+    const responseBody = this.queue.span(concat(this.responseParts));
+    this.responseParts = [];
+    this.queue.send({ k: 'close', id: this.id, head: this.head, requestBody, responseBody, outcome: end.outcome, error: end.error, durationMs });
+  }
+
+  private takeRequestBody(): Buffer | null {
+    const parts = this.requestParts;
+    this.requestParts = null;
+    return parts ? concat(parts) : null;
+  }
+}
+
+function concat(parts: Buffer[]): Buffer | null {
+  if (parts.length === 0) return null;
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+}

@@ -1,0 +1,98 @@
+import http from 'node:http';
+import { setImmediate as nextMacrotask } from 'node:timers/promises';
+import { AdminApi } from '../http/admin';
+import { writeKubeconfig } from '../http/kubeconfig';
+import { DEFAULT_LISTEN, closeServer, listen, parseListen, type ListenAddress } from '../http/listen';
+import { silentLogger, type Logger } from '../log/logger';
+import type { WriterBackendKind } from '../recording/writer-backend';
+import type { WriterStats } from '../recording/writer-protocol';
+import { RecordingQueue } from '../recording/writer-queue';
+import { Passthrough } from './passthrough';
+import { resolveUpstream } from './upstream';
+
+export interface RecordOptions {
+  /** The recording file; created when missing, appended to when it exists. */
+  db: string;
+  /** Upstream URL without credentials (the client's own Authorization is passed through). Excludes kubeconfig/context. */
+  upstream?: string;
+  /** Kubeconfig for the upstream and its credentials; default `$KUBECONFIG` or `~/.kube/config`. */
+  kubeconfig?: string;
+  /** Context in the kubeconfig; default its current context. */
+  context?: string;
+  /** `HOST:PORT` (port 0 picks a free one); default 127.0.0.1:8001. */
+  listen?: string | ListenAddress;
+  /** Write a kubeconfig pointing clients at the proxy. */
+  writeKubeconfig?: string;
+  /** Keep Secret `data`/`stringData` in the recording (redacted by default). */
+  keepSecrets?: boolean;
+  logger?: Logger;
+  /** Where decoding and SQLite writes run: a worker thread (default) or the proxy's own thread. */
+  writer?: WriterBackendKind;
+}
+
+export interface RecordServer {
+  url: string;
+  kubeconfigPath?: string;
+  admin: AdminApi;
+  /** Commits everything recorded so far (the writer also commits on its own every ~50 ms). */
+  flush(): Promise<WriterStats>;
+  /** Ends every open exchange, writes what is queued, commits and closes the file. */
+  close(): Promise<void>;
+}
+
+/** Starts the recording proxy: every request goes to the upstream and into the recording. */
+export async function record(options: RecordOptions): Promise<RecordServer> {
+  const log = (options.logger ?? silentLogger()).child({ component: 'record' });
+  const upstream = await resolveUpstream(options);
+  let queue: RecordingQueue;
+  try {
+    queue = await RecordingQueue.start({
+      db: options.db,
+      keepSecrets: Boolean(options.keepSecrets),
+      log,
+      backend: options.writer,
+      meta: { tool: 'kubetape', mode: 'record', created_at: new Date().toISOString(), upstream: upstream.description },
+    });
+  } catch (err) {
+    upstream.close();
+    throw err;
+  }
+  const passthrough = new Passthrough(upstream, queue, log);
+  const admin = new AdminApi();
+  const server = http.createServer((req, res) => {
+    if (admin.handle(req, res)) return;
+    passthrough.web(req, res);
+  });
+  server.on('upgrade', (req, socket, head) => passthrough.upgrade(req, socket, head));
+
+  let url: string;
+  try {
+    const address = typeof options.listen === 'object' ? options.listen : parseListen(options.listen ?? DEFAULT_LISTEN);
+    url = await listen(server, address);
+  } catch (err) {
+    upstream.close();
+    await queue.close();
+    throw err;
+  }
+  admin.add('GET', 'status', () => ({ mode: 'record', url, db: options.db, upstream: upstream.description, recording: queue.stats }));
+  admin.add('POST', 'flush', () => queue.flush());
+  if (options.writeKubeconfig) writeKubeconfig(options.writeKubeconfig, url);
+  log.info({ url, upstream: upstream.description, db: options.db }, 'recording');
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    kubeconfigPath: options.writeKubeconfig,
+    admin,
+    flush: () => queue.flush(),
+    close: () =>
+      (closing ??= (async () => {
+        passthrough.closeUpgrades();
+        await closeServer(server);
+        await nextMacrotask(); // let the closed responses record their end
+        upstream.close();
+        const stats = await queue.close();
+        log.info({ ...stats }, 'recording closed');
+      })()),
+  };
+}

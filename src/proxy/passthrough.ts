@@ -1,0 +1,168 @@
+import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { createProxyServer, type ProxyServer, type ServerOptions } from 'http-proxy-3';
+import { stream as wsStream } from 'http-proxy-3/dist/lib/http-proxy/passes/ws-incoming';
+import { requestInfo, type RequestInfo } from '../k8s/request-info';
+import { serviceUnavailable } from '../k8s/status';
+import type { Logger } from '../log/logger';
+import type { RecordingQueue } from '../recording/writer-queue';
+import { ExchangeTap } from './exchange-tap';
+import { isStreamedResponse } from './streamed';
+import type { Upstream } from './upstream';
+
+/** Response headers that belong to one hop; Node sets its own. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'te', 'trailer', 'upgrade']);
+
+const CLIENT_BLOCKED = 1;
+const RECORDER_BLOCKED = 2;
+
+/**
+ * Passes every request through to the upstream with http-proxy-3, unchanged except for the
+ * credentials, and tees it into the recording: request body, response head and body (written to
+ * the client chunk by chunk as it arrives), upgrades (exec, attach, port-forward; WebSocket and
+ * SPDY) noted without their payload.
+ */
+export class Passthrough {
+  private readonly proxy: ProxyServer;
+  private readonly taps = new WeakMap<IncomingMessage, { tap: ExchangeTap; info: RequestInfo }>();
+  /** Upgraded connections leave the HTTP server's bookkeeping; closing the proxy ends them here. */
+  private readonly upgraded = new Set<Duplex>();
+
+  constructor(private readonly upstream: Upstream, private readonly queue: RecordingQueue, private readonly log: Logger) {
+    this.proxy = createProxyServer({ changeOrigin: true, xfwd: false });
+    this.proxy.on('proxyRes', (proxyRes, req, res) => this.relay(proxyRes, req, res));
+    this.proxy.on('proxyReqWs', (proxyReq, req) => this.watchUpgrade(proxyReq, req));
+    // Client sockets that fail during an upgrade land here; the tap records the outcome on close.
+    this.proxy.on('error', (err, req) => this.log.debug({ err: err.message, url: req?.url }, 'proxy socket error'));
+    // http-proxy-3 only upgrades `GET … Upgrade: websocket`; kubectl's exec/port-forward also use `POST … Upgrade: SPDY/3.1`.
+    this.proxy.before('ws', 'checkMethodAndHeader', (req, socket, options, head, server, cb) => {
+      wsStream(req, socket, options, head, server, cb);
+      return true;
+    });
+  }
+
+  web(req: IncomingMessage, res: ServerResponse): void {
+    const info = requestInfo(req.method ?? 'GET', req.url ?? '/');
+    const tap = new ExchangeTap(this.queue, req);
+    this.taps.set(req, { tap, info });
+    this.proxy.web(req, res, this.options(req, { selfHandleResponse: true, agent: this.upstream.agent }), (err) => this.failed(err, req, res, tap));
+    req.on('data', (chunk: Buffer) => tap.requestData(chunk));
+    res.on('close', () => tap.finish(res.writableFinished ? 'complete' : 'aborted', res.writableFinished ? undefined : 'client disconnected'));
+  }
+
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const info = requestInfo(req.method ?? 'GET', req.url ?? '/');
+    const tap = new ExchangeTap(this.queue, req);
+    this.taps.set(req, { tap, info });
+    this.upgraded.add(socket);
+    socket.on('close', () => {
+      this.upgraded.delete(socket);
+      tap.finish('complete');
+    });
+    this.proxy.ws(req, socket, head, this.options(req, { agent: this.upstream.upgradeAgent }), (err) => {
+      const status = this.unavailable(err);
+      tap.fail('error', status.message);
+      if (!tap.responded && (socket as { writable?: boolean }).writable) {
+        const body = JSON.stringify(status.status);
+        const rawHeaders = ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(body))];
+        tap.response(503, rawHeaders, { streamed: false });
+        tap.responseData(Buffer.from(body));
+        socket.write(`HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      }
+    });
+  }
+
+  closeUpgrades(): void {
+    for (const socket of this.upgraded) socket.destroy();
+  }
+
+  private options(req: IncomingMessage, extra: ServerOptions): ServerOptions {
+    const auth = this.upstream.authHeaders();
+    if (Object.keys(auth).length > 0) delete req.headers.authorization; // replaced, never forwarded
+    return { target: this.upstream.target, headers: auth, ...extra };
+  }
+
+  private relay(proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse): void {
+    const entry = this.taps.get(req);
+    if (!entry) return;
+    const { tap, info } = entry;
+    const status = proxyRes.statusCode ?? 502;
+    const streamed = isStreamedResponse(info, status, proxyRes.headers);
+    tap.response(status, proxyRes.rawHeaders, { streamed });
+    if (res.destroyed) {
+      proxyRes.destroy();
+      return;
+    }
+    res.writeHead(status, proxyRes.statusMessage, endToEndHeaders(proxyRes.rawHeaders));
+    if (streamed) res.flushHeaders(); // a watch client waits for the head before any event arrives
+
+    let blocked = 0;
+    const unblock = (bit: number) => () => {
+      blocked &= ~bit;
+      if (blocked === 0 && !proxyRes.destroyed) proxyRes.resume();
+    };
+    proxyRes.on('data', (chunk: Buffer) => {
+      tap.responseData(chunk);
+      if (!res.write(chunk) && !(blocked & CLIENT_BLOCKED)) {
+        blocked |= CLIENT_BLOCKED;
+        res.once('drain', unblock(CLIENT_BLOCKED));
+      }
+      if (this.queue.full && !(blocked & RECORDER_BLOCKED)) {
+        blocked |= RECORDER_BLOCKED;
+        this.queue.whenDrained(unblock(RECORDER_BLOCKED));
+      }
+      if (blocked) proxyRes.pause();
+    });
+    proxyRes.on('end', () => res.end());
+    proxyRes.on('error', (err) => tap.fail('reset', `upstream: ${err.message}`));
+    proxyRes.on('close', () => {
+      if (!proxyRes.complete) {
+        tap.fail('reset', 'upstream closed the response before it was complete');
+        res.destroy();
+      }
+    });
+  }
+
+  /** Records the response head of an upgrade (101), or the plain response the upstream sent instead. */
+  private watchUpgrade(proxyReq: ClientRequest, req: IncomingMessage): void {
+    const entry = this.taps.get(req);
+    if (!entry) return;
+    const { tap } = entry;
+    proxyReq.on('upgrade', (proxyRes: IncomingMessage) => tap.response(proxyRes.statusCode ?? 101, proxyRes.rawHeaders, { streamed: false, upgrade: true }));
+    proxyReq.on('response', (proxyRes: IncomingMessage) => {
+      tap.response(proxyRes.statusCode ?? 502, proxyRes.rawHeaders, { streamed: false });
+      proxyRes.on('data', (chunk: Buffer) => tap.responseData(chunk));
+    });
+  }
+
+  /** The upstream could not be reached (refused, DNS, TLS): 503 with a Status naming the cause. */
+  private failed(err: Error, req: IncomingMessage, res: ServerResponse, tap: ExchangeTap): void {
+    const status = this.unavailable(err);
+    tap.fail('error', status.message);
+    if (res.headersSent || res.destroyed) {
+      res.destroy();
+      return;
+    }
+    const body = JSON.stringify(status.status);
+    const headers = ['Cache-Control', 'no-cache, private', 'Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(body))];
+    tap.response(503, headers, { streamed: false });
+    tap.responseData(Buffer.from(body));
+    res.writeHead(503, headers);
+    res.end(body);
+    this.log.warn({ method: req.method, url: req.url, err: status.message }, 'upstream unavailable');
+  }
+
+  private unavailable(err: Error) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const cause = code && !err.message.includes(code) ? `${err.message} (${code})` : err.message;
+    return serviceUnavailable(`kubetape: the upstream ${this.upstream.target.origin} is unavailable: ${cause}`);
+  }
+}
+
+function endToEndHeaders(raw: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    if (!HOP_BY_HOP.has(raw[i]!.toLowerCase())) out.push(raw[i]!, raw[i + 1]!);
+  }
+  return out;
+}

@@ -1,0 +1,163 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { prepareRecording } from './writer-prepare';
+import { WriterHost, type WriterInit } from './writer-host';
+import type { WriterBatch, WriterCommand, WriterReply, WriterStats } from './writer-protocol';
+
+export const WRITER_BACKENDS = ['worker', 'inline'] as const;
+export type WriterBackendKind = (typeof WRITER_BACKENDS)[number];
+
+/** Where batches are decoded and written: a worker thread, or this thread. */
+export interface WriterBackend {
+  post(batch: WriterBatch, bytes: number): void;
+  flush(): Promise<WriterStats>;
+  close(): Promise<void>;
+  onReply(listener: (reply: WriterReply) => void): void;
+}
+
+/**
+ * Opens (creating or migrating) the recording on this thread, so a file that is not a recording
+ * fails here with a RecordingFormatError, then starts the backend that writes it.
+ */
+export async function startWriterBackend(kind: WriterBackendKind, init: WriterInit & { meta: Record<string, string> }): Promise<{ backend: WriterBackend; nextId: number }> {
+  const nextId = prepareRecording(init.db, init.meta);
+  const backend = kind === 'worker' ? await WorkerBackend.start(init) : new InlineBackend(init);
+  return { backend, nextId };
+}
+
+/** Runs the writer host on this thread, one macrotask after each batch arrives. */
+class InlineBackend implements WriterBackend {
+  private readonly host: WriterHost;
+  private listener: (reply: WriterReply) => void = () => undefined;
+  private flushes: Array<(stats: WriterStats) => void> = [];
+
+  constructor(init: WriterInit) {
+    this.host = new WriterHost(init, (reply) => this.reply(reply));
+  }
+
+  post(batch: WriterBatch, bytes: number): void {
+    setImmediate(() => this.host.command({ k: 'batch', batch, bytes }));
+  }
+
+  flush(): Promise<WriterStats> {
+    return new Promise((resolve) => {
+      this.flushes.push(resolve);
+      setImmediate(() => this.host.command({ k: 'flush' }));
+    });
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => setImmediate(() => {
+      this.host.command({ k: 'close' });
+      resolve();
+    }));
+  }
+
+  onReply(listener: (reply: WriterReply) => void): void {
+    this.listener = listener;
+  }
+
+  private reply(reply: WriterReply): void {
+    if (reply.k === 'flushed') this.flushes.shift()?.(reply.stats);
+    this.listener(reply);
+  }
+}
+
+/**
+ * The writer on a worker thread. The built package loads `writer-worker.js` beside this file;
+ * from TypeScript sources (jest, which runs TS through @swc/jest) there is no .js, so the worker
+ * starts from a small bootstrap that compiles .ts files with @swc/core (a devDependency) as they
+ * are required.
+ */
+class WorkerBackend implements WriterBackend {
+  private listener: (reply: WriterReply) => void = () => undefined;
+  private flushes: Array<(stats: WriterStats) => void> = [];
+  private exited: Promise<void>;
+  private fatal = false;
+  private closing = false;
+
+  private constructor(private readonly worker: Worker) {
+    worker.on('message', (reply: WriterReply) => {
+      if (reply.k === 'flushed') this.flushes.shift()?.(reply.stats);
+      if (reply.k === 'fatal') this.fail(reply.message);
+      else this.listener(reply);
+    });
+    worker.on('error', (err) => this.fail(err.message));
+    this.exited = new Promise((resolve) => worker.once('exit', (code) => {
+      if (!this.closing) this.fail(`the writer thread exited (code ${code})`);
+      resolve();
+    }));
+  }
+
+  static async start(init: WriterInit): Promise<WorkerBackend> {
+    const worker = spawnWriterWorker(init);
+    await new Promise<void>((resolve, reject) => {
+      worker.once('online', resolve);
+      worker.once('error', reject);
+    });
+    return new WorkerBackend(worker);
+  }
+
+  post(batch: WriterBatch, bytes: number): void {
+    if (this.fatal) return;
+    const command: WriterCommand = { k: 'batch', batch, bytes };
+    this.worker.postMessage(command, [batch.data.buffer as ArrayBuffer]);
+  }
+
+  flush(): Promise<WriterStats> {
+    if (this.fatal) return Promise.resolve({ exchanges: 0, frames: 0, observations: 0, decodeErrors: 0, commits: 0 });
+    return new Promise((resolve) => {
+      this.flushes.push(resolve);
+      this.worker.postMessage({ k: 'flush' } satisfies WriterCommand);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    if (!this.fatal) this.worker.postMessage({ k: 'close' } satisfies WriterCommand);
+    await this.exited;
+  }
+
+  onReply(listener: (reply: WriterReply) => void): void {
+    this.listener = listener;
+  }
+
+  private fail(message: string): void {
+    if (this.fatal) return;
+    this.fatal = true;
+    const flushes = this.flushes;
+    this.flushes = [];
+    for (const f of flushes) f({ exchanges: 0, frames: 0, observations: 0, decodeErrors: 0, commits: 0 });
+    this.listener({ k: 'fatal', message });
+  }
+}
+
+const TS_BOOTSTRAP = `
+const { workerData } = require('node:worker_threads');
+const fs = require('node:fs');
+const swc = require(workerData.swcPath);
+require.extensions['.ts'] = function (module, filename) {
+  const out = swc.transformSync(fs.readFileSync(filename, 'utf8'), {
+    filename,
+    jsc: { target: 'es2022', parser: { syntax: 'typescript' } },
+    module: { type: 'commonjs' },
+    sourceMaps: 'inline',
+  });
+  module._compile(out.code, filename);
+};
+require(workerData.entry);
+`;
+
+function spawnWriterWorker(init: WriterInit): Worker {
+  const js = join(__dirname, 'writer-worker.js');
+  if (existsSync(js)) return new Worker(js, { workerData: init });
+  const ts = join(__dirname, 'writer-worker.ts');
+  let swcPath: string;
+  try {
+    swcPath = require.resolve('@swc/core');
+  } catch {
+    throw new Error(`cannot start the writer thread: ${js} is missing (run npm run build) and @swc/core is not installed`);
+  }
+  return new Worker(TS_BOOTSTRAP, { eval: true, workerData: { ...init, entry: ts, swcPath } });
+}

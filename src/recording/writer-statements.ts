@@ -1,0 +1,153 @@
+import type { Statement } from 'better-sqlite3';
+import type { Db } from './open';
+
+/** An `observations` row (schema.ts). */
+export interface ObservationRow {
+  exchangeId: number;
+  seq: number;
+  atMs: number;
+  source: 'list' | 'watch' | 'get' | 'write';
+  event: string | null;
+  form: string;
+  apiGroup: string;
+  apiVersion: string;
+  resource: string;
+  kind: string | null;
+  namespace: string;
+  name: string;
+  uid: string | null;
+  rv: string | null;
+  encoding: string | null;
+  raw: Buffer | null;
+}
+
+/** A `lists` row (schema.ts). */
+export interface ListRow {
+  exchangeId: number;
+  atMs: number;
+  apiGroup: string;
+  apiVersion: string;
+  resource: string;
+  kind: string | null;
+  namespace: string;
+  labelSelector: string;
+  fieldSelector: string;
+  requestRv: string | null;
+  requestRvMatch: string | null;
+  requestContinue: string | null;
+  requestLimit: number | null;
+  rv: string | null;
+  continue: string | null;
+  remaining: number | null;
+  items: number;
+  encoding: string | null;
+  columns: string | null;
+}
+
+/** A `watches` row at its start (schema.ts); counts and the end are updated as events arrive. */
+export interface WatchRow {
+  exchangeId: number;
+  atMs: number;
+  apiGroup: string;
+  apiVersion: string;
+  resource: string;
+  namespace: string;
+  labelSelector: string;
+  fieldSelector: string;
+  startRv: string | null;
+  encoding: string | null;
+}
+
+export interface ExchangeRow {
+  id: number;
+  startedAt: number;
+  method: string;
+  url: string;
+  verb: string;
+  apiGroup: string;
+  apiVersion: string;
+  resource: string;
+  subresource: string;
+  namespace: string;
+  name: string;
+  requestHeaders: string;
+  requestBody: Buffer | null;
+  status: number | null;
+  responseHeaders: string | null;
+  responseBody: Buffer | null;
+  streamed: number;
+  upgrade: number;
+  durationMs: number | null;
+  outcome: string;
+  error: string | null;
+  decodeError: string | null;
+  injected: string | null;
+}
+
+/** The writer's prepared statements; each write counts one uncommitted row. */
+export class RecordingStatements {
+  uncommitted = 0;
+  private readonly exchange: Statement;
+  private readonly exchangeEnd: Statement;
+  private readonly frameStmt: Statement;
+  private readonly observationStmt: Statement;
+  private readonly listStmt: Statement;
+  private readonly watchStmt: Statement;
+  private readonly watchUpdate: Statement;
+
+  constructor(db: Db) {
+    this.exchange = db.prepare(`INSERT INTO exchanges (id, started_at, method, url, verb, api_group, api_version, resource, subresource,
+      namespace, name, request_headers, request_body, status, response_headers, response_body, streamed, upgrade, duration_ms, outcome,
+      error, decode_error, injected) VALUES (@id, @startedAt, @method, @url, @verb, @apiGroup, @apiVersion, @resource, @subresource,
+      @namespace, @name, @requestHeaders, @requestBody, @status, @responseHeaders, @responseBody, @streamed, @upgrade, @durationMs,
+      @outcome, @error, @decodeError, @injected)`);
+    this.exchangeEnd = db.prepare('UPDATE exchanges SET duration_ms = ?, outcome = ?, error = ?, decode_error = ? WHERE id = ?');
+    this.frameStmt = db.prepare('INSERT INTO frames (exchange_id, seq, offset_ms, data) VALUES (?, ?, ?, ?)');
+    this.observationStmt = db.prepare(`INSERT INTO observations (exchange_id, seq, at_ms, source, event, form, api_group, api_version,
+      resource, kind, namespace, name, uid, rv, encoding, raw) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.listStmt = db.prepare(`INSERT INTO lists (exchange_id, at_ms, api_group, api_version, resource, kind, namespace, label_selector,
+      field_selector, request_rv, request_rv_match, request_continue, request_limit, rv, continue, remaining, items, encoding, columns)
+      VALUES (@exchangeId, @atMs, @apiGroup, @apiVersion, @resource, @kind, @namespace, @labelSelector, @fieldSelector, @requestRv,
+      @requestRvMatch, @requestContinue, @requestLimit, @rv, @continue, @remaining, @items, @encoding, @columns)`);
+    this.watchStmt = db.prepare(`INSERT INTO watches (exchange_id, at_ms, api_group, api_version, resource, namespace, label_selector,
+      field_selector, start_rv, encoding) VALUES (@exchangeId, @atMs, @apiGroup, @apiVersion, @resource, @namespace, @labelSelector,
+      @fieldSelector, @startRv, @encoding)`);
+    this.watchUpdate = db.prepare('UPDATE watches SET events = ?, first_rv = ?, last_rv = ?, ended = ? WHERE exchange_id = ?');
+  }
+
+  insertExchange(row: ExchangeRow): void {
+    this.exchange.run(row);
+    this.uncommitted++;
+  }
+
+  endExchange(id: number, durationMs: number, outcome: string, error: string | null, decodeError: string | null): void {
+    this.exchangeEnd.run(durationMs, outcome, error, decodeError, id);
+    this.uncommitted++;
+  }
+
+  frame(exchangeId: number, seq: number, offsetMs: number, data: Buffer): void {
+    this.frameStmt.run(exchangeId, seq, offsetMs, data);
+    this.uncommitted++;
+  }
+
+  observation(o: ObservationRow): void {
+    this.observationStmt.run(o.exchangeId, o.seq, o.atMs, o.source, o.event, o.form, o.apiGroup, o.apiVersion, o.resource, o.kind,
+      o.namespace, o.name, o.uid, o.rv, o.encoding, o.raw);
+    this.uncommitted++;
+  }
+
+  list(row: ListRow): void {
+    this.listStmt.run(row);
+    this.uncommitted++;
+  }
+
+  watch(row: WatchRow): void {
+    this.watchStmt.run(row);
+    this.uncommitted++;
+  }
+
+  updateWatch(exchangeId: number, events: number, firstRv: string | null, lastRv: string | null, ended: string | null): void {
+    this.watchUpdate.run(events, firstRv, lastRv, ended, exchangeId);
+    this.uncommitted++;
+  }
+}

@@ -1,0 +1,179 @@
+import { decodeWatchFrame } from '../wire/decode';
+import { gunzipSafe } from '../wire/gzip';
+import { isProtobuf } from '../wire/media-types';
+import { JsonLineFramer, LengthPrefixFramer, type WatchFramer } from '../wire/watch-framer';
+import { redactSecretsJson, redactSecretsProtobufFrame } from './redact-secrets';
+import type { ExchangeContext } from './writer-context';
+import type { RecordingStatements } from './writer-statements';
+import type { Outcome } from './writer-protocol';
+
+/** A gzip-encoded stream is indexed at its end, from at most this many compressed bytes. */
+const MAX_GZIP_STREAM_BYTES = 64 << 20;
+
+/**
+ * One streamed response on its way into the recording. A watch is cut into one frame per event
+ * (so a protobuf watch replays frame-exact) and each event decoded into the object log; any other
+ * stream (follow=true logs, a gzip-encoded watch) is kept as the chunks that arrived.
+ * Invariant: the frames' bytes, concatenated in seq order, are the body as received (Secret
+ * values aside, when redacted).
+ */
+export class StreamRecorder {
+  private seq = 0;
+  private framer: WatchFramer | null = null;
+  private readonly watch: boolean;
+  private readonly protobuf: boolean;
+  private gzipParts: Buffer[] | null = null;
+  private gzipBytes = 0;
+  private lastAt = 0;
+  events = 0;
+
+  /** Frames written so far. */
+  get frames(): number {
+    return this.seq;
+  }
+
+  private firstRv: string | null = null;
+  private lastRv: string | null = null;
+  private ended: string | null = null;
+  private dirty = false;
+  private firstError: string | null = null;
+  private errorCount = 0;
+
+  constructor(private readonly stmts: RecordingStatements, private readonly ctx: ExchangeContext) {
+    const { info, head } = ctx;
+    this.watch = info.verb === 'watch' || /stream=watch/i.test(ctx.responseContentType ?? '');
+    this.protobuf = isProtobuf(ctx.responseContentType);
+    if (!this.watch) return;
+    if (ctx.responseGzip) this.gzipParts = [];
+    else this.framer = this.protobuf ? new LengthPrefixFramer() : new JsonLineFramer();
+    const q = info.query;
+    stmts.watch({
+      exchangeId: head.id, atMs: head.startedAt, apiGroup: info.apiGroup, apiVersion: info.apiVersion, resource: info.resource,
+      namespace: info.namespace, labelSelector: q.get('labelSelector') ?? '', fieldSelector: q.get('fieldSelector') ?? '',
+      startRv: q.get('resourceVersion'), encoding: this.protobuf ? 'protobuf' : 'json',
+    });
+  }
+
+  push(data: Buffer, at: number): void {
+    this.lastAt = at;
+    if (!this.framer) {
+      this.stmts.frame(this.ctx.head.id, this.seq++, at, data);
+      if (this.gzipParts) this.keepCompressed(data);
+      return;
+    }
+    let frames: Buffer[];
+    try {
+      frames = this.framer.push(data);
+    } catch (err) {
+      // Not a watch stream after all (or a corrupt length): keep the rest as raw chunks.
+      this.noteError(`watch framing: ${(err as Error).message}`);
+      const rest = this.framer.rest();
+      this.framer = null;
+      if (rest.length) this.stmts.frame(this.ctx.head.id, this.seq++, at, rest);
+      this.stmts.frame(this.ctx.head.id, this.seq++, at, data);
+      return;
+    }
+    for (const frame of frames) this.event(frame, at, this.seq++, true);
+  }
+
+  /** The stream ended: the incomplete tail becomes a last frame; returns the watch's end for `watches.ended`. */
+  end(outcome: Outcome): void {
+    if (this.framer) {
+      const rest = this.framer.rest();
+      if (rest.length) {
+        this.stmts.frame(this.ctx.head.id, this.seq++, this.lastAt, rest);
+        if (outcome === 'complete') this.noteError(`stream ended inside a frame (${rest.length} bytes)`);
+      }
+    }
+    if (this.gzipParts) this.indexGzipped(outcome);
+    if (!this.watch) return;
+    this.ended ??= outcome;
+    this.dirty = true;
+    this.updateCounts();
+  }
+
+  /** Writes the watch's event count and RV range (at every commit, so a crash leaves them nearly current). */
+  updateCounts(): void {
+    if (!this.watch || !this.dirty) return;
+    this.dirty = false;
+    this.stmts.updateWatch(this.ctx.head.id, this.events, this.firstRv, this.lastRv, this.ended);
+  }
+
+  private event(frame: Buffer, at: number, seq: number, store: boolean): void {
+    const { ctx } = this;
+    if (ctx.redact) frame = this.redactFrame(frame);
+    if (store) this.stmts.frame(ctx.head.id, seq, at, frame);
+    let event;
+    try {
+      event = decodeWatchFrame(ctx.responseContentType, frame);
+    } catch (err) {
+      this.noteError(`watch event ${seq}: ${(err as Error).message}`);
+      return;
+    }
+    this.events++;
+    this.dirty = true;
+    if (event.status) {
+      this.ended = event.status.code === 410 ? 'expired' : 'error';
+      return;
+    }
+    const obj = event.object;
+    if (!obj) return;
+    const rv = obj.resourceVersion || null;
+    if (rv) {
+      this.firstRv ??= rv;
+      this.lastRv = rv;
+    }
+    const { info, head } = ctx;
+    this.stmts.observation({
+      exchangeId: head.id, seq, atMs: head.startedAt + at, source: 'watch', event: event.type, form: obj.form,
+      apiGroup: info.apiGroup, apiVersion: info.apiVersion, resource: info.resource, kind: obj.kind || null,
+      namespace: obj.namespace, name: obj.name, uid: obj.uid || null, rv, encoding: obj.encoding, raw: obj.raw,
+    });
+  }
+
+  private redactFrame(frame: Buffer): Buffer {
+    try {
+      return (this.protobuf ? redactSecretsProtobufFrame(frame) : redactSecretsJson(frame)) ?? frame;
+    } catch {
+      return frame;
+    }
+  }
+
+  private keepCompressed(data: Buffer): void {
+    if (!this.gzipParts) return;
+    this.gzipBytes += data.length;
+    if (this.gzipBytes > MAX_GZIP_STREAM_BYTES) {
+      this.gzipParts = null;
+      this.noteError(`gzip-encoded watch longer than ${MAX_GZIP_STREAM_BYTES} bytes: not indexed`);
+      return;
+    }
+    this.gzipParts.push(Buffer.from(data)); // the batch buffer is reused after this message
+  }
+
+  /** A gzip-encoded watch (apiservers do not send one, proxies might): frames stay the raw chunks, events are indexed now. */
+  private indexGzipped(outcome: Outcome): void {
+    const plain = gunzipSafe(Buffer.concat(this.gzipParts!), { allowTruncated: outcome !== 'complete' });
+    this.gzipParts = null;
+    if (plain instanceof Error) {
+      this.noteError(`gzip: ${plain.message}`);
+      return;
+    }
+    const framer = this.protobuf ? new LengthPrefixFramer() : new JsonLineFramer();
+    try {
+      framer.push(plain).forEach((frame, i) => this.event(frame, this.lastAt, i, false));
+    } catch (err) {
+      this.noteError(`watch framing: ${(err as Error).message}`);
+    }
+  }
+
+  /** Why part of the stream could not be decoded (the first reason, and how many more), or null. */
+  get decodeError(): string | null {
+    if (this.errorCount <= 1) return this.firstError;
+    return `${this.firstError} (and ${this.errorCount - 1} more)`;
+  }
+
+  private noteError(message: string): void {
+    this.errorCount++;
+    this.firstError ??= message;
+  }
+}

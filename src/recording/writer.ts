@@ -1,0 +1,130 @@
+import type { Db } from './open';
+import { exchangeContext, storedRequestBody, type ExchangeContext } from './writer-context';
+import { indexResponse, storedResponse } from './writer-index';
+import { emptyStats, type CloseMessage, type ExchangeHead, type OpenMessage, type Span, type WriterBatch, type WriterStats } from './writer-protocol';
+import { RecordingStatements } from './writer-statements';
+import { StreamRecorder } from './writer-stream';
+
+export interface WriterOptions {
+  keepSecrets: boolean;
+}
+
+interface OpenExchange {
+  ctx: ExchangeContext;
+  stream: StreamRecorder | null;
+}
+
+/**
+ * The one writer of a recording: applies batches of proxy messages as rows (exchanges, frames,
+ * and the decoded object log: observations, lists, watches) inside an open transaction that the
+ * host commits every ~50 ms. Synchronous, so it runs the same on a worker thread or inline.
+ * A body that cannot be decoded is stored as received, with the reason in `decode_error`.
+ */
+export class RecordingWriter {
+  private readonly stmts: RecordingStatements;
+  private readonly open = new Map<number, OpenExchange>();
+  private readonly counters: WriterStats = emptyStats();
+
+  constructor(private readonly db: Db, private readonly options: WriterOptions) {
+    this.stmts = new RecordingStatements(db);
+  }
+
+  get uncommittedRows(): number {
+    return this.stmts.uncommitted;
+  }
+
+  get stats(): WriterStats {
+    return { ...this.counters };
+  }
+
+  apply(batch: WriterBatch): void {
+    const data = Buffer.isBuffer(batch.data) ? batch.data : Buffer.from(batch.data.buffer, batch.data.byteOffset, batch.data.byteLength);
+    const bytes = (span: Span | null | undefined) => (span ? data.subarray(span.off, span.off + span.len) : null);
+    if (!this.db.inTransaction) this.db.exec('BEGIN');
+    for (const msg of batch.msgs) {
+      switch (msg.k) {
+        case 'open':
+          this.opened(msg, bytes(msg.requestBody));
+          break;
+        case 'chunk': {
+          const stream = this.open.get(msg.id)?.stream;
+          if (stream) {
+            const events = stream.events;
+            const frames = stream.frames;
+            stream.push(bytes(msg.data)!, msg.at);
+            this.counters.frames += stream.frames - frames;
+            this.counters.observations += stream.events - events;
+          }
+          break;
+        }
+        case 'close':
+          if (msg.head) this.whole(msg, msg.head, bytes(msg.requestBody), bytes(msg.responseBody));
+          else this.closed(msg);
+          break;
+      }
+    }
+  }
+
+  /** Commits the open transaction (with the current counts of running watches). */
+  commit(): void {
+    if (!this.db.inTransaction) return;
+    for (const { stream } of this.open.values()) stream?.updateCounts();
+    this.db.exec('COMMIT');
+    this.stmts.uncommitted = 0;
+    this.counters.commits++;
+  }
+
+  /** Commits and closes the file. Exchanges still open stay `open` on disk. */
+  close(): void {
+    this.commit();
+    this.db.close();
+  }
+
+  /** A streamed exchange (or an upgrade) got its response head. */
+  private opened(msg: OpenMessage, requestBody: Buffer | null): void {
+    const ctx = exchangeContext(msg.head, this.options.keepSecrets);
+    this.insertExchange(ctx, storedRequestBody(ctx, requestBody), null, msg.head.responseHeaders, null, 'open', null, null);
+    this.open.set(msg.head.id, { ctx, stream: msg.head.streamed ? new StreamRecorder(this.stmts, ctx) : null });
+  }
+
+  /** A streamed exchange ended. */
+  private closed(msg: CloseMessage): void {
+    const entry = this.open.get(msg.id);
+    if (!entry) return;
+    this.open.delete(msg.id);
+    entry.stream?.end(msg.outcome);
+    this.stmts.endExchange(msg.id, msg.durationMs, msg.outcome, msg.error ?? null, entry.stream?.decodeError ?? null);
+    if (entry.stream?.decodeError) this.counters.decodeErrors++;
+  }
+
+  /** A non-streamed exchange, head to end in one message. */
+  private whole(msg: CloseMessage, head: ExchangeHead, requestBody: Buffer | null, responseBody: Buffer | null): void {
+    const ctx = exchangeContext(head, this.options.keepSecrets);
+    const stored = storedResponse(ctx, responseBody);
+    const indexed = indexResponse(this.stmts, ctx, stored.body, head.startedAt + msg.durationMs);
+    this.counters.observations += indexed.observations;
+    if (indexed.error) this.counters.decodeErrors++;
+    this.insertExchange(ctx, storedRequestBody(ctx, requestBody), stored.body, stored.headers, msg.durationMs, msg.outcome, msg.error ?? null, indexed.error);
+  }
+
+  private insertExchange(
+    ctx: ExchangeContext,
+    requestBody: Buffer | null,
+    responseBody: Buffer | null,
+    responseHeaders: string | null,
+    durationMs: number | null,
+    outcome: string,
+    error: string | null,
+    decodeError: string | null,
+  ): void {
+    const { head, info } = ctx;
+    this.stmts.insertExchange({
+      id: head.id, startedAt: head.startedAt, method: head.method, url: head.url, verb: info.verb, apiGroup: info.apiGroup,
+      apiVersion: info.apiVersion, resource: info.resource, subresource: info.subresource, namespace: info.namespace, name: info.name,
+      requestHeaders: head.requestHeaders, requestBody, status: head.status, responseHeaders, responseBody,
+      streamed: head.streamed ? 1 : 0, upgrade: head.upgrade ? 1 : 0, durationMs, outcome, error, decodeError,
+      injected: head.injected ?? null,
+    });
+    this.counters.exchanges++;
+  }
+}
