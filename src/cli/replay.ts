@@ -1,0 +1,57 @@
+import type { CommandModule } from 'yargs';
+import { DEFAULT_LISTEN } from '../http/listen';
+import { createLogger } from '../log/logger';
+import { DEFAULT_IGNORED_PARAMS, ON_MISS, replay, summaryLine, type OnMiss } from '../replay';
+import { runUntilSignal } from './run-server';
+
+interface ReplayArgs {
+  db: string;
+  listen: string;
+  'write-kubeconfig'?: string;
+  speed: number;
+  'on-miss': OnMiss;
+  upstream?: string;
+  kubeconfig?: string;
+  context?: string;
+  'ignore-param'?: string[];
+  'match-header'?: string[];
+}
+
+/** `kubetape replay`: answer clients from a recording, byte for byte. */
+export const replayCommand: CommandModule<object, ReplayArgs> = {
+  command: 'replay',
+  describe: 'Answer clients from the recorded exchanges, byte for byte (watches at their recorded pace)',
+  builder: (y) =>
+    y
+      .option('db', { type: 'string', demandOption: true, describe: 'recording file' })
+      .option('listen', { type: 'string', default: DEFAULT_LISTEN, describe: 'HOST:PORT (port 0: any free port)' })
+      .option('write-kubeconfig', { type: 'string', describe: 'write a kubeconfig pointing at the replay server here' })
+      .option('speed', { type: 'number', default: 1, describe: 'multiplies recorded frame offsets: 0.5 twice as fast, 0 as fast as possible' })
+      .option('on-miss', { choices: ON_MISS, default: 'error' as OnMiss, describe: 'error: 404 Status explaining the miss; proxy: forward and record' })
+      .option('upstream', { type: 'string', describe: 'upstream URL for --on-miss proxy' })
+      .option('kubeconfig', { type: 'string', describe: 'kubeconfig for --on-miss proxy' })
+      .option('context', { type: 'string', describe: 'kubeconfig context for --on-miss proxy' })
+      .option('ignore-param', {
+        type: 'string', array: true,
+        describe: `query parameters not matched (replaces the default: ${DEFAULT_IGNORED_PARAMS.join(', ')}; resourceVersion only for a watch after a list that returned it)`,
+      })
+      .option('match-header', { type: 'string', array: true, describe: 'request headers to match besides Accept' }),
+  handler: async (args) => {
+    const server = await replay({
+      db: args.db,
+      listen: args.listen,
+      writeKubeconfig: args['write-kubeconfig'],
+      speed: args.speed,
+      onMiss: args['on-miss'],
+      upstream: args.upstream,
+      kubeconfig: args.kubeconfig,
+      context: args.context,
+      ignoreParams: args['ignore-param'],
+      matchHeaders: args['match-header'],
+      log: createLogger(),
+    });
+    const closing = runUntilSignal({ url: server.url, close: async () => void (await server.close()) }, 'kubetape replay listening on');
+    await closing;
+    process.stdout.write(`${summaryLine(server.summary())}\n`);
+  },
+};

@@ -1,0 +1,91 @@
+import type { Statement } from 'better-sqlite3';
+import type { Db } from '../recording/open';
+
+/** How a recorded exchange ended (schema.ts `outcome`). */
+export type Outcome = 'open' | 'complete' | 'aborted' | 'reset' | 'error';
+
+/** A recorded response, read when it is served. */
+export interface RecordedResponse {
+  id: number;
+  /** null: no response head was received; the client saw the connection fail. */
+  status: number | null;
+  headers: [string, string][];
+  /** The whole body as on the wire; null when streamed (see frames) or empty. */
+  body: Buffer | null;
+  streamed: boolean;
+  outcome: Outcome;
+  durationMs: number | null;
+}
+
+export interface RecordedFrame {
+  seq: number;
+  offsetMs: number;
+  data: Buffer;
+}
+
+/** The request side of a recorded exchange, for explaining a miss. */
+export interface RecordedRequest {
+  id: number;
+  method: string;
+  url: string;
+  headers: [string, string][];
+  body: Buffer | null;
+}
+
+interface ResponseRow {
+  status: number | null;
+  response_headers: string | null;
+  response_body: Buffer | null;
+  streamed: number;
+  outcome: Outcome;
+  duration_ms: number | null;
+}
+
+/** Reads responses, frames and requests of a recording by exchange id: primary-key lookups only. */
+export class ExchangeStore {
+  private readonly response: Statement<[number], ResponseRow>;
+  private readonly frames: Statement<[number, number, number], [number, number, Buffer]>;
+  private readonly request: Statement<[number], { method: string; url: string; request_headers: string; request_body: Buffer | null }>;
+
+  constructor(db: Db) {
+    this.response = db.prepare(
+      'SELECT status, response_headers, response_body, streamed, outcome, duration_ms FROM exchanges WHERE id = ?',
+    );
+    this.frames = db.prepare('SELECT seq, offset_ms, data FROM frames WHERE exchange_id = ? AND seq > ? ORDER BY seq LIMIT ?').raw() as any;
+    this.request = db.prepare('SELECT method, url, request_headers, request_body FROM exchanges WHERE id = ?');
+  }
+
+  responseOf(id: number): RecordedResponse | undefined {
+    const row = this.response.get(id);
+    if (!row) return undefined;
+    return {
+      id,
+      status: row.status,
+      headers: parseHeaders(row.response_headers),
+      body: row.response_body,
+      streamed: row.streamed === 1,
+      outcome: row.outcome,
+      durationMs: row.duration_ms,
+    };
+  }
+
+  /** Up to `limit` frames after `afterSeq`, in order. */
+  framesAfter(id: number, afterSeq: number, limit: number): RecordedFrame[] {
+    return this.frames.all(id, afterSeq, limit).map(([seq, offsetMs, data]) => ({ seq, offsetMs, data }));
+  }
+
+  requestOf(id: number): RecordedRequest | undefined {
+    const row = this.request.get(id);
+    if (!row) return undefined;
+    return { id, method: row.method, url: row.url, headers: parseHeaders(row.request_headers), body: row.request_body };
+  }
+}
+
+function parseHeaders(json: string | null): [string, string][] {
+  if (!json) return [];
+  try {
+    return JSON.parse(json) as [string, string][];
+  } catch {
+    return [];
+  }
+}

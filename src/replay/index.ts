@@ -1,0 +1,127 @@
+/**
+ * `kubetape replay`: answers clients from the recorded exchanges themselves, byte for byte.
+ *
+ *   const api = await replay({ db: 'recordings/session.db' });
+ *   // kubectl --server api.url …, or a client reading api.kubeconfigPath
+ *   console.log(api.journal());
+ *   await api.close();
+ */
+import http from 'node:http';
+import type { Duplex } from 'node:stream';
+import { UsageError } from '../cli/errors';
+import { AdminApi } from '../http/admin';
+import { writeKubeconfig } from '../http/kubeconfig';
+import { closeServer, listen, parseListen } from '../http/listen';
+import { silentLogger } from '../log/logger';
+import { openRecording } from '../recording/open';
+import { ExchangeStore } from './exchange-store';
+import { ExchangeIndex } from './index-exchanges';
+import { Journal, summaryLine, type JournalEntry, type ReplaySummary } from './journal';
+import type { MissForwarder } from './miss-forwarder';
+import { DEFAULT_IGNORED_PARAMS, ON_MISS, type ReplayOptions } from './options';
+import { keyOptions } from './request-key';
+import { ReplayHandler } from './server';
+
+export type { ReplayOptions, OnMiss } from './options';
+export { ON_MISS, DEFAULT_IGNORED_PARAMS } from './options';
+export type { JournalEntry, ReplaySummary } from './journal';
+export { summaryLine } from './journal';
+export type { ReplayHooks, FrameContext, FrameDecision, RequestContext } from './hooks';
+
+export interface ReplayServer {
+  url: string;
+  /** Set when `writeKubeconfig` was given. */
+  kubeconfigPath?: string;
+  /** The `/_kubetape/` admin API (`GET journal`, `GET summary`); other modules may add routes. */
+  admin: AdminApi;
+  /** Every request so far with the exchange it matched or why it missed (the last 100,000). */
+  journal(): JournalEntry[];
+  /** Requests served, misses, recorded exchanges never used — so far. */
+  summary(): ReplaySummary;
+  /** Stops listening, ends open streams, closes the recording; resolves with the final summary. */
+  close(): Promise<ReplaySummary>;
+}
+
+export async function replay(options: ReplayOptions): Promise<ReplayServer> {
+  const log = (options.log ?? silentLogger()).child({ component: 'replay' });
+  const speed = options.speed ?? 1;
+  if (!Number.isFinite(speed) || speed < 0) throw new UsageError(`--speed must be a number ≥ 0, got ${options.speed}`);
+  const onMiss = options.onMiss ?? 'error';
+  if (!ON_MISS.includes(onMiss)) throw new UsageError(`--on-miss must be one of ${ON_MISS.join(', ')}, got ${onMiss}`);
+  if (onMiss !== 'proxy' && (options.upstream || options.kubeconfig || options.context)) {
+    throw new UsageError('--upstream, --kubeconfig and --context are only for --on-miss proxy');
+  }
+  const listenAt = parseListenOrUsage(options.listen ?? '127.0.0.1:0');
+
+  const db = openRecording(options.db, { readonly: onMiss !== 'proxy' });
+  const keys = keyOptions(options.ignoreParams ?? DEFAULT_IGNORED_PARAMS, options.matchHeaders ?? []);
+  const started = Date.now();
+  const index = ExchangeIndex.load(db, keys);
+  log.info({ db: options.db, exchanges: index.size, keys: index.byKey.size, ms: Date.now() - started }, 'recording indexed');
+
+  const forwarder: MissForwarder | undefined = onMiss === 'proxy' ? await missForwarder(options, log) : undefined;
+  const journal = new Journal();
+  const admin = new AdminApi();
+  const handler = new ReplayHandler({ index, store: new ExchangeStore(db), keyOptions: keys, speed, journal, admin, log, hooks: options.hooks, forwarder });
+  const summary = () => journal.summary(index.size, handler.cursor.used.size);
+  admin.add('GET', 'journal', () => ({ summary: summary(), entries: journal.list() }));
+  admin.add('GET', 'summary', () => summary());
+
+  const server = http.createServer((req, res) => handler.handle(req, res));
+  server.on('upgrade', (req, socket) => {
+    const message = `kubetape replay cannot replay upgraded connections (exec, attach, port-forward): ${req.method} ${req.url}`;
+    journal.add({ method: req.method ?? 'GET', url: req.url ?? '/', outcome: 'missed', status: 400, message });
+    refuseUpgrade(socket, message);
+  });
+  let url: string;
+  try {
+    url = await listen(server, listenAt);
+  } catch (err) {
+    db.close();
+    await forwarder?.close();
+    throw err;
+  }
+  let kubeconfigPath: string | undefined;
+  if (options.writeKubeconfig) {
+    writeKubeconfig(options.writeKubeconfig, url);
+    kubeconfigPath = options.writeKubeconfig;
+  }
+  log.info({ url, speed, onMiss }, 'replay listening');
+
+  let closing: Promise<ReplaySummary> | undefined;
+  return {
+    url,
+    kubeconfigPath,
+    admin,
+    journal: () => journal.list(),
+    summary,
+    close() {
+      closing ??= (async () => {
+        await closeServer(server);
+        await forwarder?.close();
+        db.close();
+        const final = summary();
+        log.info(final, summaryLine(final));
+        return final;
+      })();
+      return closing;
+    },
+  };
+}
+
+function parseListenOrUsage(value: string) {
+  try {
+    return parseListen(value);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+async function missForwarder(_options: ReplayOptions, _log: unknown): Promise<MissForwarder> {
+  throw new UsageError('--on-miss proxy is not available yet');
+}
+
+function refuseUpgrade(socket: Duplex, message: string): void {
+  const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 });
+  socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}

@@ -1,0 +1,109 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AdminApi } from '../http/admin';
+import { answerHealth } from '../http/health';
+import { readBody, sendStatus } from '../http/respond';
+import { requestInfo } from '../k8s/request-info';
+import type { Logger } from '../log/logger';
+import type { ExchangeStore } from './exchange-store';
+import { closestCandidates, missMessage } from './explain-miss';
+import type { ReplayHooks, RequestContext } from './hooks';
+import { IndexCursor, type Match } from './index-cursor';
+import type { ExchangeIndex } from './index-exchanges';
+import type { Journal, JournalEntry } from './journal';
+import type { MissForwarder } from './miss-forwarder';
+import { replayMiss } from './miss-status';
+import { playback } from './playback';
+import { normaliseRequest, type KeyOptions, type NormalisedRequest } from './request-key';
+
+const EMPTY = Buffer.alloc(0);
+
+export interface ReplayHandlerDeps {
+  index: ExchangeIndex;
+  store: ExchangeStore;
+  keyOptions: KeyOptions;
+  speed: number;
+  journal: Journal;
+  admin: AdminApi;
+  log: Logger;
+  hooks?: ReplayHooks;
+  /** Set for `--on-miss proxy`; otherwise misses are answered with a 404 Status. */
+  forwarder?: MissForwarder;
+}
+
+/**
+ * Answers one request of a replay: admin API → hooks (faults) → match → playback, or a miss.
+ * One handler (and so one IndexCursor) per server start.
+ */
+export class ReplayHandler {
+  readonly cursor: IndexCursor;
+
+  constructor(private readonly deps: ReplayHandlerDeps) {
+    this.cursor = new IndexCursor(deps.index);
+  }
+
+  handle(req: IncomingMessage, res: ServerResponse): void {
+    if (this.deps.admin.handle(req, res)) return;
+    this.answer(req, res).catch((err: Error) => {
+      this.deps.log.error({ err, method: req.method, url: req.url }, 'replay failed');
+      if (!res.headersSent) sendStatus(res, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: err.message, code: 500 });
+      else res.destroy();
+    });
+  }
+
+  private async answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    const url = req.url ?? '/';
+    const body = hasBody(req) ? await readBody(req) : EMPTY;
+    const notes: Record<string, unknown> = {};
+    let entry: JournalEntry | undefined;
+    const ctx: RequestContext = { req, res, body, note: (fields) => Object.assign(entry ?? notes, fields) };
+    const { hooks, journal } = this.deps;
+
+    if (hooks?.onRequest && (await hooks.onRequest(ctx))) {
+      entry = journal.add({ method, url, outcome: 'answered', answeredBy: 'hook', status: res.statusCode, ...notes });
+      return;
+    }
+    const request = normaliseRequest({ method, url, headers: req.headers, body }, this.deps.keyOptions);
+    const match = this.cursor.match(request, url);
+    if (method === 'GET' && !request.watch) this.noteList(url, match);
+
+    if (match) {
+      const recorded = this.deps.store.responseOf(match.exchangeId)!;
+      entry = journal.add({
+        method, url, outcome: 'matched', exchangeId: match.exchangeId, occurrence: match.occurrence,
+        repeated: match.repeated, route: match.route, status: recorded.status ?? undefined, ...notes,
+      });
+      await playback({ ...ctx, recorded, store: this.deps.store, speed: this.deps.speed, hooks });
+      return;
+    }
+    if (answerHealth(req, res)) {
+      entry = journal.add({ method, url, outcome: 'answered', answeredBy: 'health', status: 200, ...notes });
+      return;
+    }
+    if (this.deps.forwarder) {
+      entry = journal.add({ method, url, outcome: 'proxied', ...notes });
+      this.deps.forwarder.forward(req, res, body);
+      return;
+    }
+    this.miss(method, url, request, res, notes);
+  }
+
+  private miss(method: string, url: string, request: NormalisedRequest, res: ServerResponse, notes: Record<string, unknown>): void {
+    const { index, store, keyOptions, journal, log } = this.deps;
+    const candidates = closestCandidates(request, url, index, store, keyOptions);
+    const message = missMessage(method, url, request, candidates);
+    journal.add({ method, url, outcome: 'missed', status: 404, message, candidates, ...notes });
+    log.warn({ method, url, representation: request.representation, candidates }, message);
+    sendStatus(res, replayMiss(message, candidates));
+  }
+
+  /** Tracks what each list returned, for the list-then-watch rule. */
+  private noteList(url: string, match: Match | undefined): void {
+    if (match) this.cursor.noteList(url, match.exchangeId);
+    else if (requestInfo('GET', url).verb === 'list') this.cursor.noteList(url, undefined);
+  }
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  return req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined;
+}
