@@ -174,3 +174,13 @@ const DEFAULT_MESSAGES: Record<number, string> = {
 export function isStatus(value: unknown): value is Status {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'Status';
 }
+
+/**
+ * get/list with an RV ahead of storage on a path that does not wait (etcd: NotOlderThan with
+ * limit; the apiserver without watch cache): 504 at once, no Retry-After (transcripts d1n, d2n).
+ */
+export function tooLargeResourceVersionNoRetry(requested: string, current: string): StatusError {
+  return error(504, 'Timeout', `Timeout: Too large resource version: ${requested}, current: ${current}`, {
+    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+  });
+}

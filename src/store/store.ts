@@ -1,0 +1,107 @@
+import type { Clock } from './clock';
+import { ResourceStore } from './resource-store';
+import type { Revision } from './revision';
+
+export interface StoreOptions {
+  clock: Clock;
+  /** Most changes each resource's watch log keeps (the watch cache size); unbounded by default. */
+  watchCacheSize?: number;
+}
+
+/**
+ * Every resource's MVCC history under one revision counter, as in etcd: the head is the highest
+ * revision the server has reached (changes, list and bookmark revisions), compaction is global.
+ * Pure: time comes from the injected Clock; waiting for a revision is the caller's business
+ * (it subscribes with `onHead`).
+ */
+export class Store<V> {
+  private readonly resources = new Map<string, ResourceStore<V>>();
+  private headRev = 0;
+  private readonly headListeners = new Set<(head: number) => void>();
+
+  constructor(private readonly options: StoreOptions) {}
+
+  get clock(): Clock {
+    return this.options.clock;
+  }
+
+  get head(): number {
+    return this.headRev;
+  }
+
+  /** The resource's history; created with `floor` (its earliest complete state) on first use. */
+  resource(id: string, floor = 0): ResourceStore<V> {
+    let r = this.resources.get(id);
+    if (!r) {
+      r = new ResourceStore<V>(id, floor, this.options.watchCacheSize);
+      this.resources.set(id, r);
+    }
+    return r;
+  }
+
+  find(id: string): ResourceStore<V> | undefined {
+    return this.resources.get(id);
+  }
+
+  get resourceIds(): string[] {
+    return [...this.resources.keys()];
+  }
+
+  /** History from a recording, before serving: no watcher hears it. Raises the head silently. */
+  load(id: string, revision: Revision<V>, appliedAt = this.clock.now()): void {
+    this.resource(id).load(revision, appliedAt);
+    if (revision.rev > this.headRev) this.headRev = revision.rev;
+  }
+
+  /** Applies changes of one revision (or several, in order) and then moves the head. */
+  apply(changes: Iterable<{ resource: string; revision: Revision<V> }>, head?: number): void {
+    const now = this.clock.now();
+    let top = head ?? this.headRev;
+    for (const { resource, revision } of changes) {
+      this.resource(resource).apply(revision, now);
+      if (revision.rev > top) top = revision.rev;
+    }
+    this.advanceHead(top);
+  }
+
+  /** Moves the head to `rev` (a revision reached without a change here, e.g. a list's RV). */
+  advanceHead(rev: number): void {
+    if (rev <= this.headRev) return;
+    this.headRev = rev;
+    for (const listener of this.headListeners) listener(rev);
+  }
+
+  /** Calls `listener` whenever the head moves; returns the unsubscribe function. */
+  onHead(listener: (head: number) => void): () => void {
+    this.headListeners.add(listener);
+    return () => this.headListeners.delete(listener);
+  }
+
+  /** Compacts every resource at `rev` (at most the head); returns the revision compacted to. */
+  compact(rev: number): number {
+    const target = Math.min(rev, this.headRev);
+    for (const r of this.resources.values()) r.compact(target);
+    return target;
+  }
+
+  /** The lowest floor of any resource (what `status` reports as the server's floor). */
+  get floor(): number {
+    let floor = Infinity;
+    for (const r of this.resources.values()) floor = Math.min(floor, r.floor);
+    return floor === Infinity ? 0 : floor;
+  }
+
+  /**
+   * The revision age-based compaction may compact to: the newest revision applied at least
+   * `windowMs` ago (etcd's periodic compactor keeps the last window of history).
+   */
+  revisionOlderThan(windowMs: number): number {
+    const cutoff = this.clock.now() - windowMs;
+    let target = this.headRev;
+    for (const r of this.resources.values()) {
+      const young = r.firstAppliedAfter(cutoff);
+      if (young) target = Math.min(target, young.rev - 1);
+    }
+    return target;
+  }
+}
