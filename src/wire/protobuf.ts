@@ -34,6 +34,7 @@ export function hasMagic(buf: Buffer): boolean {
 export function decodeEnvelope(buf: Buffer): Envelope {
   if (!hasMagic(buf)) throw new WireError('protobuf body does not start with the k8s\\0 magic (6b 38 73 00)');
   const env: Envelope = { apiVersion: '', kind: '', raw: buf.subarray(4, 4), contentEncoding: '', contentType: '' };
+  let hasRaw = false;
   forEachField(buf, 4, buf.length, (f) => {
     switch (f.no) {
       case 1:
@@ -46,11 +47,13 @@ export function decodeEnvelope(buf: Buffer): Envelope {
       case 2:
         expectWire(f, WIRE_BYTES, 'envelope raw');
         env.raw = buf.subarray(f.start, f.end);
+        hasRaw = true;
         break;
       case 3: env.contentEncoding = fieldString(buf, f, 'envelope contentEncoding'); break;
       case 4: env.contentType = fieldString(buf, f, 'envelope contentType'); break;
     }
   });
+  if (!hasRaw) throw new WireError(`protobuf envelope (${env.apiVersion} ${env.kind || 'no kind'}) has no raw field`);
   return env;
 }
 

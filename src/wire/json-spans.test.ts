@@ -1,0 +1,42 @@
+import { arrayElements, goJson, objectMembers, skipValue } from './json-spans';
+import { WireError } from './wire-error';
+
+const text = (b: Buffer, s: { start: number; end: number }) => b.toString('utf8', s.start, s.end);
+
+describe('json spans', () => {
+  it('finds top-level members, skipping strings with escapes and nested brackets', () => {
+    const buf = Buffer.from('{"a":"x\\"}]\\\\","b" : [1,{"c":"]"}], "d\\u0041":null ,"e":-1.5e3}');
+    const { members, end } = objectMembers(buf, 0, buf.length);
+    expect(end).toBe(buf.length);
+    expect([...members.keys()]).toEqual(['a', 'b', 'dA', 'e']);
+    expect(text(buf, members.get('a')!)).toBe('"x\\"}]\\\\"');
+    expect(text(buf, members.get('b')!)).toBe('[1,{"c":"]"}]');
+    expect(text(buf, members.get('e')!)).toBe('-1.5e3');
+  });
+
+  it('splits arrays into element spans, with whitespace and UTF-8', () => {
+    const buf = Buffer.from('[ {"n":"é"} ,\n "ü" , 3 , [] ]');
+    expect(arrayElements(buf, 0, buf.length).map((s) => text(buf, s))).toEqual(['{"n":"é"}', '"ü"', '3', '[]']);
+    expect(arrayElements(Buffer.from('[]'), 0, 2)).toEqual([]);
+  });
+
+  it.each(['{"a":1', '{"a" 1}', '{"a":1,}', '{a:1}', '{"a":"x}'])('throws WireError on %s', (bad) => {
+    const buf = Buffer.from(bad);
+    expect(() => objectMembers(buf, 0, buf.length)).toThrow(WireError);
+  });
+
+  it.each(['[1,2', '[1 2]', '[,]'])('throws WireError on array %s', (bad) => {
+    const buf = Buffer.from(bad);
+    expect(() => arrayElements(buf, 0, buf.length)).toThrow(WireError);
+  });
+
+  it('does not read past the given end', () => {
+    const buf = Buffer.from('"abc" "');
+    expect(() => skipValue(buf, 6, buf.length)).toThrow(WireError);
+    expect(skipValue(buf, 0, 5)).toBe(5);
+  });
+
+  it("escapes like Go's encoding/json", () => {
+    expect(goJson({ a: '<b>&\u2028' })).toBe('{"a":"\\u003cb\\u003e\\u0026\\u2028"}');
+  });
+});
