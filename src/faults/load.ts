@@ -1,0 +1,23 @@
+import { readFile } from 'node:fs/promises';
+import { parse } from 'yaml';
+import { UsageError } from '../cli/errors';
+
+/**
+ * Reads a rules file (YAML or JSON: JSON is YAML). Whether the rules are valid is checked by
+ * the injector, which names the file in its error. An unreadable or unparsable file is a
+ * UsageError: one line, exit code 2.
+ */
+export async function loadFaultsFile(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`${path}: cannot read the faults file: ${(err as Error).message}`);
+  }
+  try {
+    return parse(text, { prettyErrors: false });
+  } catch (err) {
+    const first = (err as Error).message.split('\n')[0];
+    throw new UsageError(`${path}: not valid YAML or JSON: ${first}`);
+  }
+}
