@@ -12,12 +12,13 @@ import { UsageError } from '../cli/errors';
 import { AdminApi } from '../http/admin';
 import { writeKubeconfig } from '../http/kubeconfig';
 import { closeServer, listen, parseListen } from '../http/listen';
-import { silentLogger } from '../log/logger';
+import { silentLogger, type Logger } from '../log/logger';
 import { openRecording } from '../recording/open';
 import { ExchangeStore } from './exchange-store';
 import { ExchangeIndex } from './index-exchanges';
 import { Journal, summaryLine, type JournalEntry, type ReplaySummary } from './journal';
 import type { MissForwarder } from './miss-forwarder';
+import { startMissProxy } from './miss-proxy';
 import { DEFAULT_IGNORED_PARAMS, ON_MISS, type ReplayOptions } from './options';
 import { keyOptions } from './request-key';
 import { ReplayHandler } from './server';
@@ -59,7 +60,13 @@ export async function replay(options: ReplayOptions): Promise<ReplayServer> {
   const index = ExchangeIndex.load(db, keys);
   log.info({ db: options.db, exchanges: index.size, keys: index.byKey.size, ms: Date.now() - started }, 'recording indexed');
 
-  const forwarder: MissForwarder | undefined = onMiss === 'proxy' ? await missForwarder(options, log) : undefined;
+  let forwarder: MissForwarder | undefined;
+  try {
+    forwarder = onMiss === 'proxy' ? await missForwarder(options, log) : undefined;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
   const journal = new Journal();
   const admin = new AdminApi();
   const handler = new ReplayHandler({ index, store: new ExchangeStore(db), keyOptions: keys, speed, journal, admin, log, hooks: options.hooks, forwarder });
@@ -117,8 +124,11 @@ function parseListenOrUsage(value: string) {
   }
 }
 
-async function missForwarder(_options: ReplayOptions, _log: unknown): Promise<MissForwarder> {
-  throw new UsageError('--on-miss proxy is not available yet');
+function missForwarder(options: ReplayOptions, log: Logger): Promise<MissForwarder> {
+  if (!options.upstream && !options.kubeconfig && !process.env.KUBECONFIG) {
+    log.info('--on-miss proxy without --upstream or --kubeconfig: using ~/.kube/config');
+  }
+  return startMissProxy({ db: options.db, upstream: options.upstream, kubeconfig: options.kubeconfig, context: options.context, log });
 }
 
 function refuseUpgrade(socket: Duplex, message: string): void {
