@@ -48,6 +48,11 @@ export function writeBody(
   send(res, code, payload, { 'Content-Type': contentType, ...extraHeaders });
 }
 
+/** Sends bytes as they are (no re-indent, newline or gzip): WriteRawJSON bodies and recorded answers. */
+export function writeRawBody(res: ServerResponse, code: number, body: Buffer | string, contentType: string, extraHeaders: Record<string, string> = {}): void {
+  send(res, code, body, { 'Content-Type': contentType, ...extraHeaders });
+}
+
 export interface StatusBodyOptions {
   /** Whether a protobuf client may get the Status as protobuf (default true: Status is a built-in type). */
   protobuf?: boolean;

@@ -1,0 +1,216 @@
+/**
+ * Discovery for serve mode: `/version`, `/api`, `/apis`, `/api/v1`, `/apis/G`, `/apis/G/V`,
+ * aggregated discovery (apidiscovery.k8s.io v2 / v2beta1 on `/api` and `/apis`), `/openapi/v2`
+ * and `/openapi/v3…`.
+ *
+ * A recorded answer is served when the recording has one for that path and representation;
+ * otherwise the answer is built from every resource serve knows: those the recorded documents
+ * describe (verbs, short names, subresources as recorded), then those reconstruction saw
+ * (completed from the built-in table of well-known resources, verbs get/list/watch).
+ * OpenAPI is only ever recorded: without it, 404 as a server without OpenAPI.
+ */
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { notAcceptable, resourceNotFound } from '../../k8s/status';
+import type { Db } from '../../recording/open';
+import { negotiateStatus, parseAccept } from '../negotiate';
+import { encodeJson, indentJson, sendStatusBody, writeBody, writeRawBody } from '../write-body';
+import {
+  DEFAULT_VERSION_INFO,
+  aggregatedDiscovery,
+  apiGroup,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+  buildModel,
+  type GroupModel,
+  type VersionInfo,
+} from './discovery-docs';
+import { READ_ONLY_VERBS, resourceKey, withBuiltinFacts, type KnownResource } from './known-resources';
+import { RecordedDiscovery, headerValue, type AggregatedVersion, type RecordedAnswer } from './recorded-discovery';
+
+export interface DiscoveryOptions {
+  /** /version when the recording has none (default: a v1.32.4 server). */
+  versionInfo?: VersionInfo;
+  /** Verbs of resources that recorded discovery does not describe (default get, list, watch). */
+  verbs?: readonly string[];
+}
+
+type Obj = Record<string, any>;
+
+const JSON_TYPE = 'application/json';
+const AGGREGATED_KIND = 'APIGroupDiscoveryList';
+const PASSED_THROUGH_HEADERS = ['etag', 'last-modified', 'cache-control', 'expires', 'vary'];
+
+export class Discovery {
+  private readonly recorded: RecordedDiscovery;
+  private readonly known: KnownResource[];
+  private readonly byKey: Map<string, KnownResource>;
+  private readonly model: GroupModel[];
+  private readonly versionInfo: VersionInfo;
+
+  /**
+   * @param resources what reconstruction saw (group, version, resource, kind, namespaced …)
+   * @param recordedDb the recording, for its discovery exchanges (or an already-read RecordedDiscovery)
+   */
+  constructor(resources: readonly KnownResource[], recordedDb?: Db | RecordedDiscovery, options: DiscoveryOptions = {}) {
+    this.recorded = recordedDb instanceof RecordedDiscovery ? recordedDb : recordedDb ? RecordedDiscovery.read(recordedDb) : new RecordedDiscovery();
+    this.versionInfo = options.versionInfo ?? DEFAULT_VERSION_INFO;
+    const verbs = options.verbs ?? READ_ONLY_VERBS;
+    this.byKey = new Map();
+    for (const r of this.recorded.resources()) this.byKey.set(resourceKey(r.group, r.version, r.resource), r);
+    for (const r of resources) {
+      const key = resourceKey(r.group, r.version, r.resource);
+      if (!this.byKey.has(key)) this.byKey.set(key, withBuiltinFacts({ ...r, verbs: r.verbs ?? verbs.slice() }));
+    }
+    this.known = [...this.byKey.values()];
+    this.model = buildModel(this.known, this.recorded.groupVersions());
+  }
+
+  /** Every resource discovery lists. */
+  resources(): KnownResource[] {
+    return this.known.slice();
+  }
+
+  lookup(group: string, version: string, resource: string): KnownResource | undefined {
+    return this.byKey.get(resourceKey(group, version, resource));
+  }
+
+  /** Answers the request if it is a discovery or OpenAPI GET; returns whether it did. */
+  handle(req: IncomingMessage, res: ServerResponse): boolean {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const path = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '') || '/';
+    const parts = path.split('/').slice(1);
+    if (path === '/version') this.sendVersion(res);
+    else if (path.startsWith('/openapi/')) return this.handleOpenApi(req, res, path);
+    else if (path === '/api' || path === '/apis') this.sendGroups(req, res, path);
+    else if (parts[0] === 'api' && parts.length === 2) this.sendResourceList(req, res, path, '', parts[1]!);
+    else if (parts[0] === 'apis' && parts.length === 2) this.sendGroup(req, res, path, parts[1]!);
+    else if (parts[0] === 'apis' && parts.length === 3) this.sendResourceList(req, res, path, parts[1]!, parts[2]!);
+    else return false;
+    return true;
+  }
+
+  private sendVersion(res: ServerResponse): void {
+    const recorded = this.recorded.version;
+    if (recorded) writeRawBody(res, 200, recorded.body, recorded.contentType || JSON_TYPE);
+    else writeRawBody(res, 200, indentJson(JSON.stringify(this.versionInfo)), JSON_TYPE);
+  }
+
+  private sendGroups(req: IncomingMessage, res: ServerResponse, path: '/api' | '/apis'): void {
+    const aggregated = aggregatedVersionAccepted(req.headers.accept);
+    if (aggregated) return this.sendAggregated(req, res, path, aggregated);
+    const recorded = this.recorded.legacy.get(path);
+    if (recorded) return this.sendLegacy(req, res, recorded.body);
+    const local = `${req.socket.localAddress ?? '127.0.0.1'}:${req.socket.localPort ?? 0}`.replace(/^::ffff:/, '');
+    this.sendLegacy(req, res, path === '/api' ? apiVersions(local) : apiGroupList(this.model));
+  }
+
+  private sendGroup(req: IncomingMessage, res: ServerResponse, path: string, group: string): void {
+    const recorded = this.recorded.legacy.get(path);
+    if (recorded) return this.sendLegacy(req, res, recorded.body);
+    const model = this.model.find((g) => g.name === group && group !== '');
+    if (!model) return sendStatusBody(req, res, resourceNotFound());
+    this.sendLegacy(req, res, apiGroup(model));
+  }
+
+  private sendResourceList(req: IncomingMessage, res: ServerResponse, path: string, group: string, version: string): void {
+    const recorded = this.recorded.legacy.get(path);
+    if (recorded) return this.sendLegacy(req, res, recorded.body);
+    const resources = this.model.find((g) => g.name === group)?.versions.find((v) => v.version === version)?.resources;
+    if (!resources && !(group === '' && version === 'v1')) return sendStatusBody(req, res, resourceNotFound());
+    this.sendLegacy(req, res, apiResourceList(group, version, resources ?? []));
+  }
+
+  /** Legacy discovery documents go through WriteObjectNegotiated with no transform allowed. */
+  private sendLegacy(req: IncomingMessage, res: ServerResponse, doc: Obj | Buffer): void {
+    const rep = negotiateStatus(req.headers.accept, false);
+    if (!rep) return sendStatusBody(req, res, notAcceptable());
+    writeBody(req, res, 200, Buffer.isBuffer(doc) ? doc : encodeJson(doc), JSON_TYPE);
+  }
+
+  private sendAggregated(req: IncomingMessage, res: ServerResponse, path: '/api' | '/apis', version: AggregatedVersion): void {
+    const { body, etag } = this.aggregatedBody(path, version);
+    const headers = {
+      'Cache-Control': 'public',
+      ETag: etag,
+      Vary: 'Accept',
+    };
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304, headers);
+      res.end();
+      return;
+    }
+    writeBody(req, res, 200, body, `${JSON_TYPE};g=apidiscovery.k8s.io;v=${version};as=${AGGREGATED_KIND}`, headers);
+  }
+
+  private aggregatedBody(path: '/api' | '/apis', version: AggregatedVersion): { body: Buffer | string; etag: string } {
+    const exact = this.recorded.aggregated.get(`${path} ${version}`);
+    if (exact) return { body: exact.body, etag: headerValue(exact.headers, 'etag') ?? quotedHash(exact.body) };
+    const other = this.recorded.json(this.recorded.aggregated.get(`${path} ${version === 'v2' ? 'v2beta1' : 'v2'}`));
+    const doc = other ? { ...other, apiVersion: `apidiscovery.k8s.io/${version}` } : aggregatedDiscovery(this.model, path, version);
+    const body = encodeJson(doc);
+    return { body, etag: quotedHash(body) };
+  }
+
+  private handleOpenApi(req: IncomingMessage, res: ServerResponse, path: string): boolean {
+    if (!/^\/openapi\/v[23](\/.*)?$/.test(path)) return false;
+    const answers = this.recorded.openapi.get(path);
+    if (!answers || answers.length === 0) {
+      sendStatusBody(req, res, resourceNotFound());
+      return true;
+    }
+    const answer = pickByAccept(answers, req.headers.accept);
+    if (!answer) {
+      sendStatusBody(req, res, notAcceptable());
+      return true;
+    }
+    const headers: Record<string, string> = {};
+    for (const [name, value] of answer.headers) {
+      if (PASSED_THROUGH_HEADERS.includes(name.toLowerCase())) headers[canonical(name)] = value;
+    }
+    if (headers.Etag !== undefined && req.headers['if-none-match'] === headers.Etag) {
+      res.writeHead(304, headers);
+      res.end();
+      return true;
+    }
+    writeRawBody(res, 200, answer.body, answer.contentType || JSON_TYPE, headers);
+    return true;
+  }
+}
+
+/**
+ * The aggregated discovery version the Accept header asks for, if any: the first clause (in
+ * goautoneg order) that is JSON with `as=APIGroupDiscoveryList;g=apidiscovery.k8s.io;v=v2|v2beta1`
+ * (DiscoveryEndpointRestrictions accept nothing else).
+ */
+export function aggregatedVersionAccepted(accept: string | undefined): AggregatedVersion | undefined {
+  if (!accept) return undefined;
+  for (const clause of parseAccept(accept)) {
+    const json = (clause.type === 'application' && (clause.subType === 'json' || clause.subType === '*')) || (clause.type === '*' && clause.subType === '*');
+    const p = clause.params;
+    if (json && p.as === AGGREGATED_KIND && p.g === 'apidiscovery.k8s.io' && (p.v === 'v2' || p.v === 'v2beta1')) return p.v;
+  }
+  return undefined;
+}
+
+function pickByAccept(answers: RecordedAnswer[], accept: string | undefined): RecordedAnswer | undefined {
+  if (!accept) return answers[0];
+  for (const clause of parseAccept(accept)) {
+    for (const answer of answers) {
+      const [type = '', subType = ''] = answer.contentType.split(';')[0]!.trim().toLowerCase().split('/');
+      if ((clause.type === '*' && clause.subType === '*') || (clause.type === type && (clause.subType === '*' || clause.subType === subType))) return answer;
+    }
+  }
+  return undefined;
+}
+
+/** The apiserver's ETag: quoted upper-case hex SHA-512 of the JSON document. */
+function quotedHash(body: Buffer | string): string {
+  const text = typeof body === 'string' ? body.replace(/\n$/, '') : body;
+  return `"${createHash('sha512').update(text).digest('hex').toUpperCase()}"`;
+}
+
+function canonical(name: string): string {
+  return name.toLowerCase() === 'etag' ? 'Etag' : name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
+}
