@@ -3,7 +3,7 @@ import type { DecodedBody, DecodedList, DecodedObject, DecodedWatchEvent } from 
 import { isNonObjectKind } from './decode-json';
 import { WIRE_BYTES, expectWire, forEachField } from './protobuf-fields';
 import { TypeMeta, decodeEnvelope, decodeWatchEvent, encodeEnvelope, hasMagic } from './protobuf';
-import { listItems, readListMeta, readObjectMeta } from './protobuf-meta';
+import { listItems, readListMeta, readObjectIdentity } from './protobuf-meta';
 import { readStatus } from './protobuf-status';
 import { WireError } from './wire-error';
 
@@ -57,7 +57,7 @@ function rawExtensionItems(typedList: Buffer): DecodedObject[] {
 }
 
 function objectFromProtobuf(enveloped: Buffer, typed: Buffer, typeMeta: TypeMeta): DecodedObject {
-  const meta = readObjectMeta(typed);
+  const meta = readObjectIdentity(typed);
   return {
     apiVersion: typeMeta.apiVersion,
     kind: typeMeta.kind,

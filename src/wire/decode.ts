@@ -34,7 +34,18 @@ export function decodeBody(contentType: string | undefined, body: Buffer): Decod
  * the 4-byte length prefix included, for JSON the line including its '\n'.
  */
 export function decodeWatchFrame(contentType: string | undefined, frame: Buffer): DecodedWatchEvent {
-  if (isProtobuf(contentType)) return decodeProtobufWatchFrame(frame);
-  if (isJson(contentType) || !contentType) return decodeJsonWatchFrame(frame);
+  const encoding = watchEncoding(contentType);
+  if (encoding === 'protobuf') return decodeProtobufWatchFrame(frame);
+  if (encoding === 'json') return decodeJsonWatchFrame(frame);
   throw new WireError(`no watch decoding for content type ${contentType}`);
+}
+
+/** A stream's frames all share one content type: remember the last answer instead of re-parsing it per frame. */
+let lastWatchType: { contentType: string | undefined; encoding: 'json' | 'protobuf' | undefined } | undefined;
+
+function watchEncoding(contentType: string | undefined): 'json' | 'protobuf' | undefined {
+  if (lastWatchType && lastWatchType.contentType === contentType) return lastWatchType.encoding;
+  const encoding = isProtobuf(contentType) ? 'protobuf' : isJson(contentType) || !contentType ? 'json' : undefined;
+  lastWatchType = { contentType, encoding };
+  return encoding;
 }

@@ -59,16 +59,36 @@ export function toSigned64(unsigned: number): number {
   return unsigned >= 2 ** 63 ? unsigned - 2 ** 64 : unsigned;
 }
 
-const cursor = { pos: 0 };
+/**
+ * Iterates the fields of the message in `buf[start, limit)` without allocating: each next()
+ * overwrites this object's ProtoField properties. Copy them if you keep them.
+ */
+export class FieldReader implements ProtoField {
+  no = 0;
+  wire = 0;
+  tagStart = 0;
+  start = 0;
+  end = 0;
+  value = 0;
+  private pos: number;
+  private readonly cursor = { pos: 0 };
 
-/** Visits the fields of the message in `buf[start, end)` in wire order. Return `false` to stop. */
-export function forEachField(buf: Buffer, start: number, end: number, visit: (f: ProtoField) => boolean | void): void {
-  if (end > buf.length || start < 0 || start > end) throw new WireError(`message bounds ${start}..${end} outside a ${buf.length}-byte buffer`);
-  let pos = start;
-  while (pos < end) {
+  constructor(readonly buf: Buffer, start = 0, private readonly limit = buf.length) {
+    if (limit > buf.length || start < 0 || start > limit) throw new WireError(`message bounds ${start}..${limit} outside a ${buf.length}-byte buffer`);
+    this.pos = start;
+  }
+
+  next(): boolean {
+    const { buf, limit } = this;
+    let pos = this.pos;
+    if (pos >= limit) return false;
     const tagStart = pos;
-    const tag = readVarint(buf, pos, end, cursor);
-    pos = cursor.pos;
+    let tag = buf[pos];
+    if (tag < 0x80) pos++;
+    else {
+      tag = readVarint(buf, pos, limit, this.cursor);
+      pos = this.cursor.pos;
+    }
     const no = Math.floor(tag / 8);
     const wire = tag & 7;
     if (no === 0) throw new WireError(`field number 0 at byte ${tagStart}`);
@@ -76,8 +96,8 @@ export function forEachField(buf: Buffer, start: number, end: number, visit: (f:
     let value = 0;
     switch (wire) {
       case WIRE_VARINT:
-        value = readVarint(buf, pos, end, cursor);
-        pos = cursor.pos;
+        value = readVarint(buf, pos, limit, this.cursor);
+        pos = this.cursor.pos;
         break;
       case WIRE_FIXED64:
         pos += 8;
@@ -86,18 +106,37 @@ export function forEachField(buf: Buffer, start: number, end: number, visit: (f:
         pos += 4;
         break;
       case WIRE_BYTES:
-        value = readVarint(buf, pos, end, cursor);
-        valueStart = cursor.pos;
-        if (value < 0 || value > end - valueStart) {
-          throw new WireError(`field ${no} at byte ${tagStart} declares ${value} bytes, ${end - valueStart} remain in its message`);
+        if (pos < limit && buf[pos] < 0x80) value = buf[pos++];
+        else {
+          value = readVarint(buf, pos, limit, this.cursor);
+          pos = this.cursor.pos;
+        }
+        valueStart = pos;
+        if (value < 0 || value > limit - valueStart) {
+          throw new WireError(`field ${no} at byte ${tagStart} declares ${value} bytes, ${limit - valueStart} remain in its message`);
         }
         pos = valueStart + value;
         break;
       default:
         throw new WireError(`unsupported wire type ${wire} for field ${no} at byte ${tagStart}`);
     }
-    if (pos > end) throw new WireError(`field ${no} at byte ${tagStart} runs past the end of its message (${pos} > ${end})`);
-    if (visit({ no, wire, tagStart, start: valueStart, end: pos, value }) === false) return;
+    if (pos > limit) throw new WireError(`field ${no} at byte ${tagStart} runs past the end of its message (${pos} > ${limit})`);
+    this.no = no;
+    this.wire = wire;
+    this.tagStart = tagStart;
+    this.start = valueStart;
+    this.end = pos;
+    this.value = value;
+    this.pos = pos;
+    return true;
+  }
+}
+
+/** Visits the fields of the message in `buf[start, end)` in wire order. Return `false` to stop. */
+export function forEachField(buf: Buffer, start: number, end: number, visit: (f: ProtoField) => boolean | void): void {
+  const r = new FieldReader(buf, start, end);
+  while (r.next()) {
+    if (visit({ no: r.no, wire: r.wire, tagStart: r.tagStart, start: r.start, end: r.end, value: r.value }) === false) return;
   }
 }
 

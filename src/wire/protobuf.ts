@@ -5,12 +5,12 @@
  *     (no magic on the event; object.raw is a full envelope)
  * Metadata, lists and Status are in protobuf-meta.ts and protobuf-status.ts, re-exported here.
  */
-import { WIRE_BYTES, expectWire, fieldString, forEachField, varintSize, writeVarint } from './protobuf-fields';
+import { FieldReader, WIRE_BYTES, expectWire, fieldString, varintSize, writeVarint } from './protobuf-fields';
 import { WireError } from './wire-error';
 
 export { WireError } from './wire-error';
-export type { ObjectMetaLite, ListMetaLite } from './protobuf-meta';
-export { readObjectMeta, readListMeta, listItems, encodeList, encodeListMeta, setObjectResourceVersion, formatRfc3339 } from './protobuf-meta';
+export type { ObjectMetaLite, ListMetaLite, ObjectIdentity } from './protobuf-meta';
+export { readObjectMeta, readObjectIdentity, readListMeta, listItems, encodeList, encodeListMeta, setObjectResourceVersion, formatRfc3339 } from './protobuf-meta';
 export { readStatus, encodeStatus } from './protobuf-status';
 
 export const K8S_MAGIC: Buffer = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
@@ -35,15 +35,18 @@ export function decodeEnvelope(buf: Buffer): Envelope {
   if (!hasMagic(buf)) throw new WireError('protobuf body does not start with the k8s\\0 magic (6b 38 73 00)');
   const env: Envelope = { apiVersion: '', kind: '', raw: buf.subarray(4, 4), contentEncoding: '', contentType: '' };
   let hasRaw = false;
-  forEachField(buf, 4, buf.length, (f) => {
+  const f = new FieldReader(buf, 4);
+  while (f.next()) {
     switch (f.no) {
-      case 1:
+      case 1: {
         expectWire(f, WIRE_BYTES, 'envelope typeMeta');
-        forEachField(buf, f.start, f.end, (t) => {
+        const t = new FieldReader(buf, f.start, f.end);
+        while (t.next()) {
           if (t.no === 1) env.apiVersion = fieldString(buf, t, 'typeMeta.apiVersion');
           else if (t.no === 2) env.kind = fieldString(buf, t, 'typeMeta.kind');
-        });
+        }
         break;
+      }
       case 2:
         expectWire(f, WIRE_BYTES, 'envelope raw');
         env.raw = buf.subarray(f.start, f.end);
@@ -52,7 +55,7 @@ export function decodeEnvelope(buf: Buffer): Envelope {
       case 3: env.contentEncoding = fieldString(buf, f, 'envelope contentEncoding'); break;
       case 4: env.contentType = fieldString(buf, f, 'envelope contentType'); break;
     }
-  });
+  }
   if (!hasRaw) throw new WireError(`protobuf envelope (${env.apiVersion} ${env.kind || 'no kind'}) has no raw field`);
   return env;
 }
@@ -106,18 +109,20 @@ export interface WatchEventMessage {
 export function decodeWatchEvent(msg: Buffer): WatchEventMessage {
   let type: string | undefined;
   let object: Buffer | undefined;
-  forEachField(msg, 0, msg.length, (f) => {
+  const f = new FieldReader(msg);
+  while (f.next()) {
     if (f.no === 1) type = fieldString(msg, f, 'watch event type');
     else if (f.no === 2) {
       expectWire(f, WIRE_BYTES, 'watch event object');
-      forEachField(msg, f.start, f.end, (r) => {
+      const r = new FieldReader(msg, f.start, f.end);
+      while (r.next()) {
         if (r.no === 1) {
           expectWire(r, WIRE_BYTES, 'watch event object.raw');
           object = msg.subarray(r.start, r.end);
         }
-      });
+      }
     }
-  });
+  }
   if (type === undefined) throw new WireError('watch event has no type');
   if (object === undefined) throw new WireError(`watch event ${type} has no object`);
   return { type, object };
