@@ -111,6 +111,14 @@ describe('writeBody', () => {
     expect(withQ.headers['content-encoding']).toBeUndefined();
   });
 
+  test("a handler's Vary is kept beside Accept-Encoding when gzipped", async () => {
+    const big = jsonOfSize(200 * 1024);
+    const reply = await get('/x', { 'Accept-Encoding': 'gzip' }, (req, res) => writeBody(req, res, 200, big, 'application/json', { Vary: 'Accept' }));
+    expect(reply.headers.vary).toBe('Accept, Accept-Encoding');
+    const small = await get('/x', { 'Accept-Encoding': 'gzip' }, (req, res) => writeBody(req, res, 200, '{}', 'application/json', { Vary: 'Accept' }));
+    expect(small.headers.vary).toBe('Accept');
+  });
+
   test('protobuf bodies are gzipped too', async () => {
     const pb = Buffer.alloc(200 * 1024, 7);
     const reply = await get('/x', { 'Accept-Encoding': 'gzip' }, (req, res) => writeBody(req, res, 200, pb, 'application/vnd.kubernetes.protobuf'));

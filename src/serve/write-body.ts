@@ -42,7 +42,9 @@ export function writeBody(
   if (acceptsGzip(req) && length > GZIP_THRESHOLD_BYTES) {
     const gz = zlib.gzipSync(payload, { level: GZIP_LEVEL });
     gz[9] = GO_GZIP_OS_UNKNOWN; // Go's compress/gzip writes OS=255; zlib writes 3.
-    send(res, code, gz, { 'Content-Encoding': 'gzip', 'Content-Type': contentType, Vary: 'Accept-Encoding', ...extraHeaders });
+    const { Vary: vary, ...others } = extraHeaders;
+    // Go adds its Vary line to the handler's (aggregated discovery sets `Vary: Accept`).
+    send(res, code, gz, { 'Content-Encoding': 'gzip', 'Content-Type': contentType, ...others, Vary: vary ? [vary, 'Accept-Encoding'] : 'Accept-Encoding' });
     return;
   }
   send(res, code, payload, { 'Content-Type': contentType, ...extraHeaders });
@@ -200,13 +202,13 @@ function withTrailingNewline(body: Buffer | string): Buffer | string {
 }
 const NEWLINE = Buffer.from('\n');
 
-function send(res: ServerResponse, code: number, payload: Buffer | string, headers: Record<string, string>): void {
+function send(res: ServerResponse, code: number, payload: Buffer | string, headers: Record<string, string | string[]>): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
   // Go writes header names sorted; Content-Length comes last.
-  const sorted: Record<string, string | number> = { 'Cache-Control': 'no-cache, private' };
+  const sorted: Record<string, string | string[] | number> = { 'Cache-Control': 'no-cache, private' };
   for (const name of Object.keys(headers).sort()) sorted[name] = headers[name]!;
   sorted['Content-Length'] = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
   res.writeHead(code, sorted);
