@@ -43,6 +43,8 @@ export interface FakeApiserverOptions {
   logIntervalMs?: number;
   /** Clock for creationTimestamp and Table ages. */
   now?: () => Date;
+  /** UID generator (default randomUUID), for byte-exact comparisons. */
+  uid?: () => string;
 }
 
 export interface RecordedRequest {
@@ -81,7 +83,7 @@ export class FakeApiserver {
     };
     this.tokens = options.token === undefined ? [] : ([] as string[]).concat(options.token);
     this.store = new FakeStore(options.startResourceVersion ?? 100);
-    this.writer = new ObjectWriter(this.store, this.settings.now);
+    this.writer = new ObjectWriter(this.store, this.settings.now, options.uid);
     for (const ns of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) this.writer.ensureNamespace(ns);
     const handler = (req: http.IncomingMessage, res: http.ServerResponse) => void this.handle(req, res);
     if (options.tls) {

@@ -13,7 +13,11 @@ import { applyJsonPatch, mergePatch } from './patch';
 const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 
 export class ObjectWriter {
-  constructor(private readonly store: FakeStore, private readonly now: () => Date) {}
+  constructor(
+    private readonly store: FakeStore,
+    private readonly now: () => Date,
+    private readonly uid: () => string = randomUUID,
+  ) {}
 
   create(def: ResourceDef, namespace: string | undefined, body: KObject, manager: string): KObject {
     const ns = def.scope === 'Namespaced' ? namespace ?? body.metadata?.namespace ?? 'default' : '';
@@ -33,7 +37,7 @@ export class ObjectWriter {
     const event = this.store.write(def.resource, ns, meta.name, (rv) => {
       const draft: KObject = defaults(def, { ...body, metadata: meta });
       draft.metadata = {
-        ...draft.metadata, namespace: ns || undefined, uid: randomUUID(), resourceVersion: String(rv),
+        ...draft.metadata, namespace: ns || undefined, uid: this.uid(), resourceVersion: String(rv),
         generation: def.custom ? 1 : undefined, creationTimestamp: time,
       };
       draft.metadata.managedFields = managedFieldsAfter(undefined, draft, manager, groupVersion(def), time);
