@@ -40,6 +40,18 @@ beforeAll(async () => {
     seenAccept[req.url!.split('?')[0]!] = req.headers.accept;
     if (discovery.handle(req, res)) return;
     try {
+      if (req.url!.startsWith('/api/v1/namespaces/default/configmaps') && /[?&]watch=(true|1)/.test(req.url!)) {
+        // two Table watch events, headers only on the first, as the apiserver sends them; then the stream ends
+        const rep = negotiate(req.headers.accept, { target: 'watch', protobufAvailable: false });
+        res.writeHead(200, { 'Content-Type': rep.contentType, 'Transfer-Encoding': 'chunked' });
+        const gamma = { metadata: { name: 'gamma', namespace: 'default', uid: 'u3', resourceVersion: '13', creationTimestamp: '2026-11-21T00:47:00Z' } };
+        [CONFIGMAPS[1]!, gamma].forEach((obj, i) => {
+          const table = renderTable({ items: [obj], includeObject: 'Metadata', version: rep.asVersion!, listMeta: { resourceVersion: obj.metadata.resourceVersion }, noHeaders: i > 0 });
+          res.write(JSON.stringify({ type: i === 0 ? 'MODIFIED' : 'ADDED', object: table }) + '\n');
+        });
+        res.end();
+        return;
+      }
       if (req.url!.startsWith('/api/v1/namespaces/default/configmaps')) {
         const rep = negotiate(req.headers.accept, { target: 'list', protobufAvailable: false });
         const listMeta = { resourceVersion: '12' };
@@ -106,4 +118,16 @@ test('kubectl get cm resolves the short name and prints the default Table', asyn
 test('kubectl get cm -o name uses the plain list', async () => {
   const { stdout } = await kubectl('get', 'configmaps', '-o', 'name');
   expect(stdout.trim().split('\n')).toEqual(['configmap/alpha', 'configmap/beta']);
+});
+
+test('kubectl get -w prints Table watch events, the later ones sent without column definitions', async () => {
+  const { stdout } = await kubectl('get', 'cm', '--watch');
+  const lines = stdout.trim().split('\n').map((line) => line.trim().split(/\s{2,}/));
+  expect(lines).toEqual([
+    ['NAME', 'CREATED AT'],
+    ['alpha', '2026-11-21T00:46:05Z'],
+    ['beta', '2026-11-21T00:46:06Z'],
+    ['beta', '2026-11-21T00:46:06Z'],
+    ['gamma', '2026-11-21T00:47:00Z'],
+  ]);
 });
