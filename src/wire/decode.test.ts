@@ -271,6 +271,17 @@ describe('decodeWatchFrame', () => {
     expect(json(e.object!.raw).cells).toEqual(['a']);
   });
 
+  it('switches between content types from one call to the next', () => {
+    const pb = new LengthPrefixFramer().push(transcriptBody('e2-watch-protobuf'))[0];
+    const js = transcriptBody('c2-watch-rv1-cache-on');
+    expect(decodeWatchFrame(PROTOBUF_WATCH_TYPE, pb).type).toBe('ADDED');
+    expect(decodeWatchFrame(JSON_TYPE, js).type).toBe('ERROR');
+    expect(decodeWatchFrame(undefined, js).type).toBe('ERROR');
+    expect(decodeWatchFrame(PROTOBUF_TYPE, pb).type).toBe('ADDED');
+    expect(() => decodeWatchFrame('text/plain', js)).toThrow(WireError);
+    expect(() => decodeWatchFrame(JSON_TYPE, pb)).toThrow(WireError);
+  });
+
   it.each([
     ['an empty line', '\n'],
     ['a truncated event', '{"type":"ADDED","object":{"kind":"Pod"'],

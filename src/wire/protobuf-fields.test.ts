@@ -69,6 +69,7 @@ describe('field walking', () => {
     ['a group wire type', '0b'],
     ['field number 0', '0200'],
     ['an invalid wire type 7', '0f'],
+    ['a negative length', '12ffffffffffffffffff01'],
   ])('throws WireError on %s', (_what, hex) => {
     expect(() => readFields(Buffer.from(hex, 'hex'))).toThrow(WireError);
   });

@@ -2,19 +2,22 @@ import * as protobuf from 'protobufjs';
 import * as zlib from 'node:zlib';
 import { transcriptBody } from '../../test/fixtures/transcripts/load-transcript';
 import { continueExpired, notFound, tooLargeResourceVersion, watchTooOld } from '../k8s/status';
-import { ProtoWriter } from './protobuf-fields';
+import { ProtoWriter, readFields as readFieldsOf } from './protobuf-fields';
 import {
   K8S_MAGIC,
   WireError,
   decodeEnvelope,
   decodeWatchEvent,
+  encodeBookmarkObject,
   encodeEnvelope,
   encodeList,
+  encodeObjectMeta,
   encodeStatus,
   encodeWatchEvent,
   lengthPrefix,
   listItems,
   readListMeta,
+  readObjectIdentity,
   readObjectMeta,
   readStatus,
   setObjectResourceVersion,
@@ -147,8 +150,47 @@ describe('ObjectMeta', () => {
     expect(readObjectMeta(new ProtoWriter().message(1, meta).finish()).creationTimestamp).toBeUndefined();
   });
 
+  it('readObjectIdentity agrees with readObjectMeta on every e1 and h5 item', () => {
+    const h5 = zlib.gunzipSync(transcriptBody('h5-big-list-protobuf-gzip'));
+    for (const item of [...listItems(decodeEnvelope(e1).raw), ...listItems(decodeEnvelope(h5).raw), buf]) {
+      const { name, namespace, uid, resourceVersion } = readObjectMeta(item);
+      expect(readObjectIdentity(item)).toEqual({ name, namespace, uid, resourceVersion });
+    }
+  });
+
   it('rejects metadata with the wrong wire type', () => {
     expect(() => readObjectMeta(Buffer.from([0x08, 0x01]))).toThrow(WireError);
+  });
+});
+
+describe('encodeObjectMeta', () => {
+  it('writes the layout Go does: e1 item metadata byte for byte up to managedFields', () => {
+    for (const item of listItems(decodeEnvelope(e1).raw)) {
+      const metaField = readFieldsOf(item)[0];
+      const goMeta = item.subarray(metaField.start, metaField.end);
+      const mine = encodeObjectMeta(readObjectMeta(item));
+      const managedFields = goMeta.indexOf(Buffer.from([0x8a, 0x01]), mine.length - 2);
+      expect(managedFields).toBe(mine.length);
+      expect(mine.toString('hex')).toBe(goMeta.subarray(0, managedFields).toString('hex'));
+    }
+  });
+
+  it('round-trips labels (sorted), annotations, finalizers, deletion fields', () => {
+    const meta = {
+      name: 'a', namespace: 'n', uid: 'u', resourceVersion: '7', generation: 2, creationTimestamp: '2026-11-21T00:46:05Z',
+      deletionTimestamp: '2026-11-21T00:47:05Z', deletionGracePeriodSeconds: 0, labels: { z: '1', a: '2' }, annotations: { k: 'v' }, finalizers: ['x'],
+    };
+    const obj = new ProtoWriter().bytes(1, encodeObjectMeta(meta)).finish();
+    expect(readObjectMeta(obj)).toEqual({ generateName: '', ...meta });
+    const decoded = ConfigMap.toObject(ConfigMap.decode(obj), { longs: Number }) as { metadata: { labels: Record<string, string> } };
+    expect(decoded.metadata.labels).toEqual({ a: '2', z: '1' });
+    expect(() => encodeObjectMeta({ creationTimestamp: 'yesterday' })).toThrow(WireError);
+  });
+
+  it('builds a BOOKMARK object with the initial-events-end annotation', () => {
+    const obj = encodeBookmarkObject('326', { 'k8s.io/initial-events-end': 'true' });
+    expect(readObjectMeta(obj)).toMatchObject({ name: '', resourceVersion: '326', annotations: { 'k8s.io/initial-events-end': 'true' } });
+    expect(readObjectMeta(obj).creationTimestamp).toBeUndefined();
   });
 });
 

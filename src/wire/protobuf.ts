@@ -12,6 +12,7 @@ export { WireError } from './wire-error';
 export type { ObjectMetaLite, ListMetaLite, ObjectIdentity } from './protobuf-meta';
 export { readObjectMeta, readObjectIdentity, readListMeta, listItems, encodeList, encodeListMeta, setObjectResourceVersion, formatRfc3339 } from './protobuf-meta';
 export { readStatus, encodeStatus } from './protobuf-status';
+export { encodeObjectMeta, encodeBookmarkObject } from './protobuf-encode-meta';
 
 export const K8S_MAGIC: Buffer = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 
