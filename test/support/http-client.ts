@@ -17,7 +17,9 @@ export function httpRequest(
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const mod = url.startsWith('https') ? https : http;
-    const req = mod.request(url, { method: opts.method ?? 'GET', headers: opts.headers, ca: opts.ca, cert: opts.cert, key: opts.key, agent: false }, (res) => {
+    const headers = { ...opts.headers };
+    if (opts.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(opts.body));
+    const req = mod.request(url, { method: opts.method ?? 'GET', headers, ca: opts.ca, cert: opts.cert, key: opts.key, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () =>
