@@ -1,0 +1,131 @@
+/**
+ * Turns stored objects into the negotiated representation: the object itself (JSON or
+ * protobuf), a Table (recorded cells where the recording has them), or PartialObjectMetadata.
+ * Watch frames carry a cache key so each change is encoded once per representation.
+ */
+import { notAcceptable } from '../k8s/status';
+import { goJson } from '../wire/json-spans';
+import type { StoredObject } from '../reconstruct';
+import type { Representation } from './negotiate';
+import type { ResourceCodec } from './resource-codec';
+import {
+  parseIncludeObject,
+  renderPartialObjectMetadataList,
+  renderTable,
+  tableRowKey,
+  toPartialObjectMetadata,
+  type IncludeObject,
+  type ListMetaInput,
+  type RecordedRow,
+} from './table';
+
+type Obj = Record<string, any>;
+
+export class BodyEncoder {
+  readonly includeObject: IncludeObject;
+  /** Identifies the representation in frame caches. */
+  readonly key: string;
+
+  constructor(private readonly codec: ResourceCodec, readonly rep: Representation, query: URLSearchParams) {
+    this.includeObject = rep.as === 'Table' ? parseIncludeObject(query.get('includeObject')) : 'Metadata';
+    this.key = rep.as ? `${rep.format}:${rep.as}:${rep.asVersion}:${this.includeObject}` : rep.format;
+  }
+
+  /** Whether these objects can be written in this representation (protobuf needs them recorded as protobuf). */
+  supports(values: readonly StoredObject[]): boolean {
+    if (this.rep.format === 'protobuf') return values.every((v) => v.protobuf !== undefined);
+    if (this.rep.as) return true;
+    return values.every((v) => v.json !== undefined || v.protobuf === undefined);
+  }
+
+  /** Throws the 406 for objects that cannot be written as negotiated (recorded in another format). */
+  check(values: readonly StoredObject[]): void {
+    if (!this.supports(values)) throw notAcceptable('application/vnd.kubernetes.protobuf');
+  }
+
+  object(value: StoredObject): Buffer {
+    const { rep } = this;
+    if (rep.as === 'Table') return json(this.table([value], { resourceVersion: this.rv(value) }));
+    if (rep.as === 'PartialObjectMetadata' || rep.as === 'PartialObjectMetadataList') {
+      if (rep.format === 'protobuf') return this.codec.partialProtobuf(value, rep.asVersion!);
+      return json(toPartialObjectMetadata(value.toJsonObject(this.codec.type), rep.asVersion!));
+    }
+    return rep.format === 'protobuf' ? this.codec.objectProtobuf(value) : this.codec.objectJson(value);
+  }
+
+  list(meta: ListMetaInput, values: readonly StoredObject[]): Buffer {
+    const { rep } = this;
+    if (rep.as === 'Table') return json(this.table(values, meta));
+    if (rep.as === 'PartialObjectMetadataList') {
+      if (rep.format === 'protobuf') return this.codec.partialListProtobuf(meta, values, rep.asVersion!);
+      return json(renderPartialObjectMetadataList({ items: values.map((v) => v.toJsonObject(this.codec.type)), version: rep.asVersion!, listMeta: meta }));
+    }
+    return rep.format === 'protobuf' ? this.codec.listProtobuf(meta, values) : this.codec.listJson(meta, values);
+  }
+
+  /** One watch event frame. `first`: the first event of a Table watch carries the column definitions. */
+  event(type: string, value: StoredObject, first: boolean): Buffer {
+    const { rep } = this;
+    if (rep.format === 'protobuf' && !rep.as) return this.codec.watchEventProtobuf(type, value);
+    if (!rep.as) return this.codec.watchEventJson(type, value);
+    if (rep.as === 'Table') {
+      const table = this.table([value], { resourceVersion: this.rv(value) }, !first);
+      return Buffer.from(`{"type":"${type}","object":${goJson(table)}}\n`);
+    }
+    const partial = toPartialObjectMetadata(value.toJsonObject(this.codec.type), rep.asVersion!);
+    return Buffer.from(`{"type":"${type}","object":${goJson(partial)}}\n`);
+  }
+
+  /** Cache key of an event frame in this representation. */
+  eventKey(type: string, first: boolean): string {
+    return this.rep.as === 'Table' ? `${type}|${this.key}|${first ? 'h' : 'n'}` : `${type}|${this.key}`;
+  }
+
+  bookmark(rv: string, initialEventsEnd: boolean): Buffer {
+    const { rep } = this;
+    if (rep.format === 'protobuf' && !rep.as) return this.codec.bookmarkProtobuf(rv, initialEventsEnd);
+    if (!rep.as) return this.codec.bookmarkJson(rv, initialEventsEnd);
+    const metadata: Obj = { resourceVersion: rv, creationTimestamp: null };
+    if (initialEventsEnd) metadata.annotations = { 'k8s.io/initial-events-end': 'true' };
+    const object =
+      rep.as === 'Table'
+        ? this.table([], { resourceVersion: rv }, true)
+        : { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${rep.asVersion}`, metadata };
+    return Buffer.from(`{"type":"BOOKMARK","object":${goJson(object)}}\n`);
+  }
+
+  private table(values: readonly StoredObject[], listMeta: ListMetaInput, noHeaders = false): Obj {
+    const recordedRows = new Map<string, RecordedRow>();
+    const items = values.map((v) => {
+      const obj = v.toJsonObject(this.codec.type);
+      if (v.row) {
+        try {
+          const row = JSON.parse(v.row.toString('utf8')) as RecordedRow;
+          recordedRows.set(tableRowKey(obj.metadata?.namespace, obj.metadata?.name), row);
+        } catch {
+          // a row we cannot read: its cells are derived instead
+        }
+      }
+      return obj;
+    });
+    return renderTable({
+      items,
+      columns: (this.codec.info.columns as Obj[] | undefined) ?? null,
+      recordedRows,
+      includeObject: this.includeObject,
+      version: this.rep.asVersion ?? 'v1',
+      listMeta,
+      noHeaders,
+      typeMeta: this.codec.type,
+    });
+  }
+
+  private rv(value: StoredObject): string {
+    return String(value.metadata().resourceVersion ?? '');
+  }
+}
+
+function json(value: unknown): Buffer {
+  return Buffer.from(goJson(value), 'utf8');
+}
+

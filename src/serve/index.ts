@@ -1,0 +1,136 @@
+/**
+ * Serve mode: an API server whose store is rebuilt from a recording, with the resourceVersion
+ * semantics, paging, compaction and 410s of a real kube-apiserver (v1.26, watch cache on).
+ *
+ *   const api = await serve({ db: 'session.db', clock: 'manual' });
+ *   // point a client at api.url or api.kubeconfigPath …
+ *   api.advance({ events: 10 }); api.compact();
+ *   await api.close();
+ */
+import { createServer } from 'node:http';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AdminApi } from '../http/admin';
+import { writeKubeconfig } from '../http/kubeconfig';
+import { closeServer, listen, parseListen } from '../http/listen';
+import { silentLogger } from '../log/logger';
+import { openRecording } from '../recording/open';
+import { reconstruct, TimelineCursor, type StoredObject } from '../reconstruct';
+import { systemClock } from '../store/clock';
+import { Store } from '../store/store';
+import { mountServeAdmin } from './admin-routes';
+import { ClockDriver } from './clock-driver';
+import { Discovery } from './discovery';
+import { createDispatcher } from './dispatch';
+import type { AdvanceRequest, AdvanceResult, ServeOptions, ServeStatus } from './options';
+import { ServedResources } from './served-resources';
+
+export { CLOCK_MODES } from './options';
+export type { ClockMode, ServeOptions, ServeStatus, AdvanceRequest, AdvanceResult, ServeHooks, FrameSink } from './options';
+
+export interface ServeServer {
+  /** `http://127.0.0.1:PORT` */
+  url: string;
+  /** A kubeconfig whose current context points at `url`. */
+  kubeconfigPath: string;
+  /** The admin API (`/_kubetape/…`), for modules that add routes (faults). */
+  admin: AdminApi;
+  /** Moves the clock: `{events: N}`, `{resourceVersion: R}` or `{toEnd: true}`. */
+  advance(request: AdvanceRequest): AdvanceResult;
+  /** Compacts at `resourceVersion` (default: the head); returns the revision compacted to. */
+  compact(resourceVersion?: string | number): string;
+  status(): ServeStatus;
+  close(): Promise<void>;
+}
+
+export async function serve(options: ServeOptions): Promise<ServeServer> {
+  const log = (options.logger ?? silentLogger()).child({ component: 'serve' });
+  const mode = options.clock ?? 'end';
+  const speed = options.speed ?? 1;
+  if (!(speed > 0)) throw new Error(`--speed must be a positive number, got ${speed}`);
+  if (options.keepRevisions !== undefined && options.compactionWindowMs !== undefined) {
+    throw new Error('give --compaction-window or --keep-revisions, not both');
+  }
+  const db = openRecording(options.db, { readonly: true });
+  const started = Date.now();
+  let rebuilt;
+  let discovery: Discovery;
+  const store = new Store<StoredObject>({ clock: options.storeClock ?? systemClock, watchCacheSize: options.watchCacheSize });
+  let resources: ServedResources;
+  let cursor: TimelineCursor;
+  try {
+    rebuilt = reconstruct(db);
+    cursor = new TimelineCursor(rebuilt, store);
+    resources = new ServedResources(rebuilt, store);
+    discovery = new Discovery(resources.known(), db);
+  } finally {
+    db.close();
+  }
+  const clock = new ClockDriver(rebuilt, cursor, store, { mode, speed, keepRevisions: options.keepRevisions, compactionWindowMs: options.compactionWindowMs, log });
+  clock.start();
+  log.info({ resources: rebuilt.resources.size, revisions: rebuilt.timeline.length, head: store.head, ms: Date.now() - started }, 'store rebuilt');
+
+  const status = (): ServeStatus => {
+    const perResource = resources.all().map((r) => ({
+      resource: r.info.resource,
+      group: r.info.group,
+      version: r.info.version,
+      floor: String(r.store.floor),
+      objects: r.store.snapshot(store.head, '').length,
+      watchers: r.store.watcherCount,
+    }));
+    return {
+      headResourceVersion: String(store.head),
+      floor: String(store.floor),
+      clock: mode,
+      speed,
+      endResourceVersion: String(rebuilt.endRevision),
+      pendingChanges: cursor.remaining,
+      atEnd: cursor.atEnd,
+      watchers: perResource.reduce((n, r) => n + r.watchers, 0),
+      resources: perResource,
+    };
+  };
+  const compact = (rev?: number) => clock.compact(rev);
+  const admin = new AdminApi();
+  mountServeAdmin(admin, { status, advance: (r) => clock.advance(r), compact });
+
+  const server = createServer(
+    createDispatcher({
+      store,
+      resources,
+      discovery,
+      admin,
+      hooks: options.hooks ?? {},
+      log,
+      tooLargeWaitMs: options.tooLargeWaitMs ?? 3000,
+      bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
+    }),
+  );
+  let url: string;
+  try {
+    url = await listen(server, parseListen(options.listen ?? '127.0.0.1:0'));
+  } catch (err) {
+    clock.stop();
+    throw err;
+  }
+  const ownKubeconfig = options.writeKubeconfig === undefined;
+  const kubeconfigPath = options.writeKubeconfig ?? join(tmpdir(), `kubetape-serve-${process.pid}-${new URL(url).port}.kubeconfig`);
+  writeKubeconfig(kubeconfigPath, url);
+  log.info({ url }, 'serving');
+
+  return {
+    url,
+    kubeconfigPath,
+    admin,
+    advance: (request) => clock.advance(request),
+    compact: (rev) => String(compact(rev === undefined ? undefined : Number(rev))),
+    status,
+    close: async () => {
+      clock.stop();
+      await closeServer(server);
+      if (ownKubeconfig) rmSync(kubeconfigPath, { force: true });
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestInfo } from '../k8s/request-info';
+import type { StoredObject } from '../reconstruct';
+import type { ReadContext } from './read-state';
+import type { ServedResource } from './served-resources';
+
+/** A request for objects of one served resource. */
+export interface ResourceRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  info: RequestInfo;
+  resource: ServedResource;
+  /** How reads of this request resolve (store, wait bound, stale-read hook); `continueStart` for a continued list. */
+  read(continueStart?: string): ReadContext<StoredObject>;
+  bookmarkIntervalMs: number;
+  /** Frame writer for a watch response (the faults hook may wrap it). */
+  watchSink(contentType: string): import('./options').FrameSink;
+}

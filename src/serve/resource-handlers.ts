@@ -1,0 +1,69 @@
+/**
+ * get and list against the store, cell by cell as the seeds' tables and the facts file say:
+ * negotiation (406) first, then query decoding (400), validation (422), the resourceVersion
+ * rules (410 / 500 / 504), then the body in the negotiated representation.
+ */
+import { continueAfter } from '../k8s/continue-token';
+import { checkSupportedFields } from '../k8s/field-selector';
+import { parseGetOptions, parseListOptions } from '../k8s/list-options';
+import { planGet, planList } from '../k8s/read-plan';
+import { notFound } from '../k8s/status';
+import type { StoredObject } from '../reconstruct';
+import { objectKey } from '../store/revision';
+import { BodyEncoder } from './body-encoder';
+import { negotiate, type NegotiationTarget } from './negotiate';
+import { resolveRead } from './read-state';
+import type { ResourceRequest } from './request-context';
+import { selectorFilter } from './selectors';
+import { writeBody } from './write-body';
+
+export async function handleGet(ctx: ResourceRequest): Promise<void> {
+  const { req, res, info, resource } = ctx;
+  let encoder = representation(ctx, 'object');
+  const plan = planGet(parseGetOptions(info.query).resourceVersion);
+  const rev = await resolveRead(plan, ctx.read());
+  const found = resource.store.get(objectKey(resource.namespaced ? info.namespace : '', info.name), rev);
+  if (!found) throw notFound(info.resource, info.name, info.apiGroup);
+  encoder = fallBack(ctx, encoder, [found.value], 'object');
+  writeBody(req, res, 200, encoder.object(found.value), encoder.rep.contentType);
+}
+
+export async function handleList(ctx: ResourceRequest): Promise<void> {
+  const { req, res, info, resource } = ctx;
+  let encoder = representation(ctx, 'list');
+  const options = parseListOptions(info.query, false);
+  checkSupportedFields(options.fieldSelector, info.apiGroup, info.resource);
+  const plan = planList(options);
+  const prefix = resource.namespaced && info.namespace ? `${info.namespace}/` : '';
+  const rev = await resolveRead(plan.read, ctx.read(plan.start));
+  const page = resource.store.list({
+    rev,
+    prefix,
+    start: plan.start !== undefined ? prefix + plan.start : undefined,
+    limit: plan.limit,
+    filter: selectorFilter(options),
+  });
+  const values = page.items.map((r) => r.value);
+  encoder = fallBack(ctx, encoder, values, 'list');
+  const meta = {
+    resourceVersion: String(rev),
+    continue: page.lastKey !== undefined ? continueAfter(rev, page.lastKey.slice(prefix.length)) : undefined,
+    remainingItemCount: page.remaining,
+  };
+  writeBody(req, res, 200, encoder.list(meta, values), encoder.rep.contentType);
+}
+
+/** Negotiates the response representation (406 when nothing acceptable). */
+export function representation(ctx: ResourceRequest, target: NegotiationTarget): BodyEncoder {
+  const rep = negotiate(ctx.req.headers.accept, { target, protobufAvailable: ctx.resource.info.protobuf });
+  return new BodyEncoder(ctx.resource.codec, rep, ctx.info.query);
+}
+
+/** Objects recorded only as JSON asked for as protobuf: JSON when the client also accepts it, else 406. */
+export function fallBack(ctx: ResourceRequest, encoder: BodyEncoder, values: readonly StoredObject[], target: NegotiationTarget): BodyEncoder {
+  if (encoder.supports(values)) return encoder;
+  const rep = negotiate(ctx.req.headers.accept, { target, protobufAvailable: false });
+  const json = new BodyEncoder(ctx.resource.codec, rep, ctx.info.query);
+  json.check(values);
+  return json;
+}

@@ -1,0 +1,48 @@
+import type { Reconstruction, SeenResource, StoredObject } from '../reconstruct';
+import type { ResourceStore } from '../store/resource-store';
+import type { Store } from '../store/store';
+import { BUILTIN_RESOURCES, type KnownResource } from './discovery';
+import { ResourceCodec, guessKind } from './resource-codec';
+
+/** A resource serve answers for: what the recording says of it, its codec and its history. */
+export interface ServedResource {
+  info: SeenResource;
+  codec: ResourceCodec;
+  namespaced: boolean;
+  store: ResourceStore<StoredObject>;
+}
+
+const BUILTIN = new Map(BUILTIN_RESOURCES.map((r) => [`${r.group}/${r.version}/${r.resource}`, r]));
+
+/** Every resource the recording mentions, looked up by group, version and plural name. */
+export class ServedResources {
+  private readonly byId = new Map<string, ServedResource>();
+
+  constructor(rebuilt: Reconstruction, store: Store<StoredObject>) {
+    for (const info of rebuilt.resources.values()) {
+      const builtin = BUILTIN.get(info.id);
+      if (!info.kind) info.kind = builtin?.kind ?? guessKind(info.resource);
+      const namespaced = info.namespaced ?? builtin?.namespaced ?? true;
+      this.byId.set(info.id, { info, codec: new ResourceCodec(info), namespaced, store: store.resource(info.id, info.floor) });
+    }
+  }
+
+  find(group: string, version: string, resource: string): ServedResource | undefined {
+    return this.byId.get(`${group}/${version}/${resource}`);
+  }
+
+  all(): ServedResource[] {
+    return [...this.byId.values()];
+  }
+
+  /** What discovery lists (kind and scope as the recording shows them, else the built-in facts). */
+  known(): KnownResource[] {
+    return this.all().map((r) => ({
+      group: r.info.group,
+      version: r.info.version,
+      resource: r.info.resource,
+      kind: r.codec.type.kind,
+      namespaced: r.namespaced,
+    }));
+  }
+}

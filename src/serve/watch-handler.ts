@@ -1,0 +1,93 @@
+/**
+ * watch, as a v1.26 apiserver with the watch cache answers it: unset/"0" → synthetic ADDED for
+ * the current state then changes; N → changes after N; N below the floor → 200 and one ERROR
+ * event (410 `too old resource version: N (F)`), then the end; N above the head → nothing until
+ * changes pass N or `timeoutSeconds`; watch-list (`sendInitialEvents=true`) → ADDEDs then the
+ * BOOKMARK annotated `k8s.io/initial-events-end`. Bookmarks when asked, at the set interval.
+ */
+import { checkSupportedFields } from '../k8s/field-selector';
+import { parseListOptions } from '../k8s/list-options';
+import { planWatch } from '../k8s/read-plan';
+import { watchTooOld, type Status } from '../k8s/status';
+import type { StoredObject } from '../reconstruct';
+import type { Revision } from '../store/revision';
+import { encodeEnvelope, encodeWatchEvent, lengthPrefix } from '../wire/protobuf';
+import { encodeStatus } from '../wire/protobuf-status';
+import { BodyEncoder } from './body-encoder';
+import { resolveRead } from './read-state';
+import type { ResourceRequest } from './request-context';
+import { representation } from './resource-handlers';
+import { selectorFilter } from './selectors';
+import { WatchStream, writeWatchHead } from './watch-stream';
+
+/** The apiserver's default watch length without timeoutSeconds (--min-request-timeout). */
+const DEFAULT_WATCH_TIMEOUT_MS = 1800 * 1000;
+
+export async function handleWatch(ctx: ResourceRequest): Promise<void> {
+  const { res, info, resource } = ctx;
+  let encoder = representation(ctx, 'watch');
+  const options = parseListOptions(info.query, true);
+  checkSupportedFields(options.fieldSelector, info.apiGroup, info.resource);
+  const plan = planWatch(options);
+  const prefix = resource.namespaced && info.namespace ? `${info.namespace}/` : '';
+  const selectors = selectorFilter(options);
+  const name = info.name;
+  const filter = name ? (r: Revision<StoredObject>) => r.name === name && (!selectors || selectors(r)) : selectors;
+  const store = resource.store;
+
+  let start: number;
+  let initial: Revision<StoredObject>[] = [];
+  if (plan.initial === 'none' && plan.from > 0) {
+    start = plan.from;
+    if (store.isTooOld(start)) {
+      writeWatchHead(res, encoder.rep.contentType);
+      const sink = ctx.watchSink(encoder.rep.contentType);
+      sink.write(errorFrame(encoder, watchTooOld(String(start), String(store.floor))));
+      sink.end();
+      return;
+    }
+  } else {
+    start = await resolveRead(plan.read, ctx.read());
+    if (plan.initial !== 'none') initial = store.snapshot(start, prefix).filter((r) => !filter || filter(r));
+  }
+  if (encoder.rep.format === 'protobuf' && !encoder.supports(initial.map((r) => r.value))) {
+    // JSON-recorded objects: a protobuf watch falls back to JSON when the client accepts it.
+    encoder = representation({ ...ctx, resource: { ...resource, info: { ...resource.info, protobuf: false } } }, 'watch');
+  }
+
+  writeWatchHead(res, encoder.rep.contentType);
+  const sink = ctx.watchSink(encoder.rep.contentType);
+  let first = true;
+  const send = (type: string, object: Revision<StoredObject>, change: Revision<StoredObject>) => {
+    if (!encoder.supports([object.value])) return; // an object this representation cannot carry
+    const isFirst = first;
+    first = false;
+    if (object.rev !== change.rev) {
+      // Leaving the selector: the previous state, stamped with this change's revision.
+      stream.write(encoder.event(type, object.value.withResourceVersion(String(change.rev)), isFirst), String(change.rev));
+      return;
+    }
+    stream.write(change.frame(encoder.eventKey(type, isFirst), () => encoder.event(type, object.value, isFirst)), String(change.rev));
+  };
+  const stream: WatchStream = new WatchStream(res, sink, {
+    contentType: encoder.rep.contentType,
+    timeoutMs: options.timeoutSeconds !== undefined ? options.timeoutSeconds * 1000 : DEFAULT_WATCH_TIMEOUT_MS,
+    bookmarkIntervalMs: options.allowWatchBookmarks ? ctx.bookmarkIntervalMs : undefined,
+    // The watch cache sends a bookmark only once its revision has passed the watch's start.
+    bookmark: () => (ctx.read().store.head > start || plan.initial === 'synthetic' ? encoder.bookmark(String(ctx.read().store.head), false) : undefined),
+    onClose: () => store.unwatch(watcher),
+  });
+  for (const r of initial) send('ADDED', r, r);
+  if (plan.initial === 'watch-list' && options.allowWatchBookmarks) stream.write(encoder.bookmark(String(start), true), String(start));
+  const watcher = store.watch({ prefix, filter, after: start, deliver: send });
+  for (const change of store.changesSince(Math.max(start, store.floor))) watcher.offer(change);
+  if (stream.ended) store.unwatch(watcher);
+}
+
+/** A watch ERROR event carrying a Status, in the stream's encoding. */
+export function errorFrame(encoder: BodyEncoder, status: Status): Buffer {
+  if (encoder.rep.format === 'protobuf') {
+    return lengthPrefix(encodeWatchEvent('ERROR', encodeEnvelope({ apiVersion: 'v1', kind: 'Status' }, encodeStatus(status))));
+  }
+  return Buffer.from(`{"type":"ERROR","object":${JSON.stringify(status)}}\n`);
+}
