@@ -15,6 +15,7 @@ interface ReplayArgs {
   context?: string;
   'ignore-param'?: string[];
   'match-header'?: string[];
+  faults?: string;
 }
 
 /** `kubetape replay`: answer clients from a recording, byte for byte. */
@@ -35,7 +36,8 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         type: 'string', array: true,
         describe: `query parameters not matched (replaces the default: ${DEFAULT_IGNORED_PARAMS.join(', ')}; resourceVersion only for a watch after a list that returned it)`,
       })
-      .option('match-header', { type: 'string', array: true, describe: 'request headers to match besides Accept' }),
+      .option('match-header', { type: 'string', array: true, describe: 'request headers to match besides Accept' })
+      .option('faults', { type: 'string', describe: 'fault rules file (YAML or JSON); also managed at /_kubetape/faults' }),
   handler: async (args) => {
     const server = await replay({
       db: args.db,
@@ -48,6 +50,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       context: args.context,
       ignoreParams: args['ignore-param'],
       matchHeaders: args['match-header'],
+      faults: args.faults,
       log: createLogger(),
     });
     const closing = runUntilSignal({ url: server.url, close: async () => void (await server.close()) }, 'kubetape replay listening on');

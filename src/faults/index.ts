@@ -11,7 +11,8 @@
 export { FaultInjector, type FaultsOption, type FaultInjectorOptions, type PlanOptions } from './injector';
 export { applyPlan, injectedBy, replacesResponse, resetConnection, type FaultPlan, type StaleRead, type StreamFault } from './plan';
 export { WatchStreamGuard, type FrameDecision, type StreamEnd, type StreamEndKind } from './watch-stream';
-export { WatchWriter, watchWriter, type WatchWriterOptions } from './watch-writer';
+export { WatchWriter, watchWriter, endWatchResponse, type WatchWriterOptions } from './watch-writer';
+export { replayFaultHooks } from './replay-hooks';
 export { watchErrorFrame, goneStatus } from './watch-error-frame';
 export { FaultConfigError } from './fields';
 export type { FaultJournalEntry } from './journal';

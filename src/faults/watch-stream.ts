@@ -56,6 +56,11 @@ export class WatchStreamGuard {
     return this.spent;
   }
 
+  /** Whether afterFrame() wants the frames' resourceVersions (an ERROR event quotes the last one). */
+  get wantsRv(): boolean {
+    return !this.spent && this.endings.some((f) => f.type === 'watch-gone');
+  }
+
   /**
    * Call once the response head is written. Arms the afterMs timers (`onTimer` ends the stream when
    * one fires) and returns an end that is due at once (`afterEvents: 0`, or no point given).

@@ -82,14 +82,7 @@ export class WatchWriter {
   }
 
   private finish(end: StreamEnd): void {
-    if (!this.ended) {
-      if (end.how === 'reset') {
-        resetAfterFlush(this.res);
-      } else {
-        if (end.frame) this.res.write(end.frame);
-        this.res.end();
-      }
-    }
+    if (!this.ended) endWatchResponse(this.res, end);
     this.closed = true;
     this.options.onEnd?.(end);
   }
@@ -97,6 +90,17 @@ export class WatchWriter {
 
 export function watchWriter(res: ServerResponse, plan: FaultPlan, options: WatchWriterOptions): WatchWriter {
   return new WatchWriter(res, plan, options);
+}
+
+/** Ends a watch response the way a stream fault says: ERROR event then end, clean end, or reset. */
+export function endWatchResponse(res: ServerResponse, end: StreamEnd): void {
+  if (res.writableEnded || res.destroyed) return;
+  if (end.how === 'reset') {
+    resetAfterFlush(res);
+    return;
+  }
+  if (end.frame) res.write(end.frame);
+  res.end();
 }
 
 /**

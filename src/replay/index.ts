@@ -9,6 +9,7 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { UsageError } from '../cli/errors';
+import { FaultInjector, replayFaultHooks } from '../faults';
 import { AdminApi } from '../http/admin';
 import { writeKubeconfig } from '../http/kubeconfig';
 import { closeServer, listen, parseListen } from '../http/listen';
@@ -35,6 +36,8 @@ export interface ReplayServer {
   kubeconfigPath?: string;
   /** The `/_kubetape/` admin API (`GET journal`, `GET summary`); other modules may add routes. */
   admin: AdminApi;
+  /** The fault rules (also at /_kubetape/faults): add, list, remove, journal(). */
+  faults: FaultInjector;
   /** Every request so far with the exchange it matched or why it missed (the last 100,000). */
   journal(): JournalEntry[];
   /** Requests served, misses, recorded exchanges never used — so far. */
@@ -53,6 +56,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayServer> {
     throw new UsageError('--upstream, --kubeconfig and --context are only for --on-miss proxy');
   }
   const listenAt = parseListenOrUsage(options.listen ?? '127.0.0.1:0');
+  const faults = await FaultInjector.create(options.faults, { mode: 'replay', log });
 
   const db = openRecording(options.db, { readonly: onMiss !== 'proxy' });
   const keys = keyOptions(options.ignoreParams ?? DEFAULT_IGNORED_PARAMS, options.matchHeaders ?? []);
@@ -69,7 +73,9 @@ export async function replay(options: ReplayOptions): Promise<ReplayServer> {
   }
   const journal = new Journal();
   const admin = new AdminApi();
-  const handler = new ReplayHandler({ index, store: new ExchangeStore(db), keyOptions: keys, speed, journal, admin, log, hooks: options.hooks, forwarder });
+  faults.mount(admin);
+  const hooks = replayFaultHooks(faults, options.hooks);
+  const handler = new ReplayHandler({ index, store: new ExchangeStore(db), keyOptions: keys, speed, journal, admin, log, hooks, forwarder });
   const summary = () => journal.summary(index.size, handler.cursor.used.size);
   admin.add('GET', 'journal', () => ({ summary: summary(), entries: journal.list() }));
   admin.add('GET', 'summary', () => summary());
@@ -100,6 +106,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayServer> {
     url,
     kubeconfigPath,
     admin,
+    faults,
     journal: () => journal.list(),
     summary,
     close() {

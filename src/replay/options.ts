@@ -1,4 +1,5 @@
 import type { Logger } from '../log/logger';
+import type { FaultsOption } from '../faults';
 import type { ReplayHooks } from './hooks';
 
 /** What replay does with a request no recorded exchange matches. */
@@ -37,5 +38,7 @@ export interface ReplayOptions {
   matchHeaders?: readonly string[];
   /** Hooks for fault injection: at the top of request handling and before every streamed frame. */
   hooks?: ReplayHooks;
+  /** Fault rules: a rules file (YAML/JSON), rule data, or a FaultInjector; also managed at /_kubetape/faults. */
+  faults?: FaultsOption;
   log?: Logger;
 }

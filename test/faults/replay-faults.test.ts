@@ -1,0 +1,108 @@
+/**
+ * Faults in replay mode, with real clients: a session recorded through `kubetape record` from
+ * the fake apiserver, replayed with fault rules.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { record } from '../../src/proxy';
+import { replay, type ReplayServer } from '../../src/replay';
+import { startFakeApiserver } from '../support/fake-apiserver';
+import { eventually, kubectl, sleep, startInformer, type KubectlResult } from './clients';
+import { CONTINUE_EXPIRED_MESSAGE } from '../../src/k8s/status';
+
+let dir: string;
+let db: string;
+let liveChunked: KubectlResult;
+let liveCache: string[];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'kubetape-faults-replay-'));
+  db = join(dir, 'session.db');
+  const fake = await startFakeApiserver();
+  fake.seedConfigMaps('default', 5);
+  const kubeconfig = join(dir, 'record.kubeconfig');
+  const rec = await record({ db, upstream: fake.url, listen: '127.0.0.1:0', writeKubeconfig: kubeconfig });
+  try {
+    liveChunked = await kubectl(kubeconfig, join(dir, 'cache-live'), ['get', 'configmaps', '--chunk-size=2']);
+    const informer = await startInformer(kubeconfig, 'default');
+    await eventually(() => informer.events.length >= 6); // list + 5 adds
+    fake.create('configmaps', 'default', { metadata: { name: 'w-1' }, data: { k: '1' } });
+    await sleep(50);
+    fake.patchData('configmaps', 'default', 'cm-01', { k: 'changed' });
+    await eventually(() => informer.events.length >= 8);
+    await sleep(100);
+    liveCache = informer.cache();
+    await informer.stop();
+  } finally {
+    await rec.close();
+    await fake.close();
+  }
+}, 60_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('replay with faults', () => {
+  let server: ReplayServer;
+  let kubeconfig: string;
+  let run = 0;
+  const cacheDir = () => join(dir, `cache-${++run}`);
+
+  beforeAll(async () => {
+    kubeconfig = join(dir, 'replay.kubeconfig');
+    server = await replay({ db, listen: '127.0.0.1:0', writeKubeconfig: kubeconfig, speed: 0 });
+  });
+  afterAll(() => server.close());
+  afterEach(() => server.faults.clear());
+
+  it('without faults, kubectl --chunk-size=2 prints what it printed live', async () => {
+    expect(liveChunked.code).toBe(0);
+    const replayed = await kubectl(kubeconfig, cacheDir(), ['get', 'configmaps', '--chunk-size=2']);
+    expect(replayed.stdout).toBe(liveChunked.stdout);
+  });
+
+  it('expire-continue on the second page: kubectl prints the apiserver’s 410 message', async () => {
+    server.faults.add({ name: 'expire-second-page', match: { verb: 'list', resource: 'configmaps', query: { continue: 'present' } }, action: { type: 'expire-continue' }, times: 1 });
+    const res = await kubectl(kubeconfig, cacheDir(), ['get', 'configmaps', '--chunk-size=2']);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toBe(`Error from server (Expired): ${CONTINUE_EXPIRED_MESSAGE}\n`);
+    const noted = server.journal().filter((e) => e.faults);
+    expect(noted).toHaveLength(1);
+    expect(noted[0]).toMatchObject({ outcome: 'answered', answeredBy: 'hook', status: 410, faults: ['expire-second-page'] });
+    expect(String(noted[0]!.url)).toContain('continue=');
+    expect(server.faults.journal().map((e) => [e.rule, e.effect])).toEqual([['expire-second-page', 'answered 410 Expired (continue token expired)']]);
+  });
+
+  it('429 with Retry-After: 1 once: kubectl waits, retries and prints the list', async () => {
+    server.faults.add({ name: 'throttle-once', match: { verb: 'list', resource: 'configmaps' }, action: { type: 'status', code: 429, retryAfterSeconds: 1 }, times: 1 });
+    const res = await kubectl(kubeconfig, cacheDir(), ['get', 'configmaps', '--chunk-size=2']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe(liveChunked.stdout);
+    expect(res.ms).toBeGreaterThan(1000);
+    expect(server.faults.list()[0]).toMatchObject({ applied: 1 });
+  });
+
+  it('watch-gone: the informer gets ERROR 410, relists, and ends with the same cache as live', async () => {
+    server.faults.add({ name: 'break-watch', match: { verb: 'watch', resource: 'configmaps' }, action: { type: 'watch-gone', afterEvents: 1 }, times: 1 });
+    const informer = await startInformer(kubeconfig, 'default');
+    try {
+      const relisted = await eventually(() => informer.events.filter((e) => e.startsWith("list")).length >= 2);
+      expect(relisted).toBe(true);
+      expect(await eventually(() => JSON.stringify(informer.cache()) === JSON.stringify(liveCache))).toBe(true);
+    } finally {
+      await informer.stop();
+    }
+    const effects = server.faults.journal().map((e) => e.effect);
+    expect(effects).toContain('armed watch-gone after 1 event');
+    expect(effects.some((e) => /^watch ended with ERROR 410 "too old resource version: \d+ \(\d+\)" after 1 event$/.test(e))).toBe(true);
+  });
+
+  it('reset on a get: the client sees the connection reset', async () => {
+    server.faults.add({ name: 'rst', match: { verb: 'list' }, action: { type: 'reset' } });
+    const res = await fetch(`${server.url}/api/v1/namespaces/default/configmaps?limit=2`).then(
+      () => 'answered',
+      (err: Error & { cause?: { code?: string } }) => err.cause?.code,
+    );
+    expect(res).toBe('ECONNRESET');
+  });
+});
