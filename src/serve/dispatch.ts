@@ -30,6 +30,7 @@ export interface DispatchDeps {
   log: Logger;
   tooLargeWaitMs: number;
   bookmarkIntervalMs: number;
+  watchTimeoutMs: number;
 }
 
 /** Subresources answered like the object itself. */
@@ -62,6 +63,7 @@ async function dispatch(deps: DispatchDeps, req: IncomingMessage, res: ServerRes
     info,
     resource,
     bookmarkIntervalMs: deps.bookmarkIntervalMs,
+    watchTimeoutMs: deps.watchTimeoutMs,
     read: (continueStart?: string): ReadContext<StoredObject> => ({
       store: deps.store,
       resource: resource.store,

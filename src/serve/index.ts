@@ -106,6 +106,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
       log,
       tooLargeWaitMs: options.tooLargeWaitMs ?? 3000,
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
+      watchTimeoutMs: options.watchTimeoutMs ?? 1800_000,
     }),
   );
   let url: string;

@@ -24,6 +24,8 @@ export interface ServeOptions {
   keepRevisions?: number;
   /** Interval between watch bookmarks (default 60 s, like the apiserver). */
   bookmarkIntervalMs?: number;
+  /** How long a watch without timeoutSeconds lasts (default 30 min, the apiserver's --min-request-timeout). */
+  watchTimeoutMs?: number;
   /** How long a get/list for a revision ahead of the head waits before the 504 (default 3 s). */
   tooLargeWaitMs?: number;
   /** Most changes each resource's watch history keeps (default: all since the floor). */

@@ -13,6 +13,8 @@ export interface ResourceRequest {
   /** How reads of this request resolve (store, wait bound, stale-read hook); `continueStart` for a continued list. */
   read(continueStart?: string): ReadContext<StoredObject>;
   bookmarkIntervalMs: number;
+  /** Length of a watch without timeoutSeconds. */
+  watchTimeoutMs: number;
   /** Frame writer for a watch response (the faults hook may wrap it). */
   watchSink(contentType: string): import('./options').FrameSink;
 }

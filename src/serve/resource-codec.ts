@@ -6,7 +6,7 @@
  */
 import { TypePrefix, groupVersion, type SeenResource, type StoredObject, type TypeInfo } from '../reconstruct';
 import { decodeEnvelope, encodeEnvelope, encodeList, encodeWatchEvent, lengthPrefix } from '../wire/protobuf';
-import { ProtoWriter } from '../wire/protobuf-fields';
+import { encodeBookmarkObject } from '../wire/protobuf-encode-meta';
 import type { ListMetaInput } from './table';
 
 export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
@@ -93,9 +93,7 @@ export class ResourceCodec {
   }
 
   bookmarkProtobuf(rv: string, initialEventsEnd = false): Buffer {
-    const meta = new ProtoWriter().string(1, '').string(2, '').string(3, '').string(4, '').string(5, '').string(6, rv).varint(7, 0).bytes(8, Buffer.alloc(0));
-    if (initialEventsEnd) meta.bytes(12, new ProtoWriter().string(1, INITIAL_EVENTS_END_ANNOTATION).string(2, 'true').finish());
-    const object = new ProtoWriter().message(1, meta).finish();
+    const object = encodeBookmarkObject(rv, initialEventsEnd ? { [INITIAL_EVENTS_END_ANNOTATION]: 'true' } : undefined);
     return lengthPrefix(encodeWatchEvent('BOOKMARK', encodeEnvelope({ apiVersion: this.type.apiVersion, kind: this.type.kind }, object)));
   }
 

@@ -20,9 +20,6 @@ import { representation } from './resource-handlers';
 import { selectorFilter } from './selectors';
 import { WatchStream, writeWatchHead } from './watch-stream';
 
-/** The apiserver's default watch length without timeoutSeconds (--min-request-timeout). */
-const DEFAULT_WATCH_TIMEOUT_MS = 1800 * 1000;
-
 export async function handleWatch(ctx: ResourceRequest): Promise<void> {
   const { res, info, resource } = ctx;
   let encoder = representation(ctx, 'watch');
@@ -71,7 +68,7 @@ export async function handleWatch(ctx: ResourceRequest): Promise<void> {
   };
   const stream: WatchStream = new WatchStream(res, sink, {
     contentType: encoder.rep.contentType,
-    timeoutMs: options.timeoutSeconds !== undefined ? options.timeoutSeconds * 1000 : DEFAULT_WATCH_TIMEOUT_MS,
+    timeoutMs: options.timeoutSeconds !== undefined ? options.timeoutSeconds * 1000 : ctx.watchTimeoutMs,
     bookmarkIntervalMs: options.allowWatchBookmarks ? ctx.bookmarkIntervalMs : undefined,
     // The watch cache sends a bookmark only once its revision has passed the watch's start.
     bookmark: () => (ctx.read().store.head > start || plan.initial === 'synthetic' ? encoder.bookmark(String(ctx.read().store.head), false) : undefined),
