@@ -9,6 +9,7 @@ import { encodeWatchFrame } from './protobuf';
 import { goJson, rfc3339 } from './objects';
 
 const NAME_MARK = 'fh-########';
+const CHUNKS_PER_SYSCALL = 128;
 const UID_MARK = '00000000-0000-4000-8000-############';
 
 interface Template {
@@ -16,7 +17,6 @@ interface Template {
   nameAt: number[];
   uidAt: number[];
   rvAt: number[];
-  rvWidth: number;
 }
 
 function find(buf: Buffer, mark: string): number[] {
@@ -36,11 +36,11 @@ function template(target: Target, namespace: string, rvMark: string, sizeBytes: 
     target.kind === 'protobuf' ? encodeWatchFrame('ADDED', 'v1', 'ConfigMap', object(blob)) : Buffer.from(`${goJson({ type: 'ADDED', object: object(blob) })}\n`);
   const bare = encode('').length;
   const bytes = encode('x'.repeat(Math.max(0, sizeBytes - bare)));
-  return { bytes, nameAt: find(bytes, NAME_MARK), uidAt: find(bytes, UID_MARK), rvAt: find(bytes, rvMark), rvWidth: rvMark.length };
+  return { bytes, nameAt: find(bytes, NAME_MARK), uidAt: find(bytes, UID_MARK), rvAt: find(bytes, rvMark) };
 }
 
-function stamp(buf: Buffer, at: number[], offsetInMark: number, digits: string): void {
-  for (const a of at) buf.write(digits, a + offsetInMark, 'latin1');
+function stamp(buf: Buffer, base: number, at: number[], offsetInMark: number, digits: string): void {
+  for (let k = 0; k < at.length; k++) buf.write(digits, base + at[k] + offsetInMark, 'latin1');
 }
 
 export function streamFirehose(ctx: Ctx, target: Target, config: FirehoseConfig): Promise<void> {
@@ -63,17 +63,22 @@ export function streamFirehose(ctx: Ctx, target: Target, config: FirehoseConfig)
       const base = k * size;
       t.bytes.copy(batch, base);
       const index = String(i + 1).padStart(8, '0');
-      stamp(batch, t.nameAt.map((a) => a + base), 3, index);
-      stamp(batch, t.uidAt.map((a) => a + base), 24, String(i + 1).padStart(12, '0'));
-      stamp(batch, t.rvAt.map((a) => a + base), 0, String(firstRv + i));
+      stamp(batch, base, t.nameAt, 3, index);
+      stamp(batch, base, t.uidAt, 24, String(i + 1).padStart(12, '0'));
+      stamp(batch, base, t.rvAt, 0, String(firstRv + i));
     }
     return batch;
   };
 
   return new Promise((resolve) => {
+    // Each write stays its own HTTP chunk; corking only batches the chunks into fewer syscalls.
     const pump = () => {
       while (!stopped && i < n) {
-        if (!res.write(build(Math.min(perWrite, n - i)))) {
+        res.cork();
+        let ok = true;
+        for (let k = 0; k < CHUNKS_PER_SYSCALL && ok && i < n; k++) ok = res.write(build(Math.min(perWrite, n - i)));
+        res.uncork();
+        if (!ok) {
           res.once('drain', pump);
           return;
         }

@@ -71,6 +71,7 @@ export class FakeApiserver {
   private readonly pki?: TestCA;
   private readonly server: http.Server;
   private readonly dir = mkdtempSync(join(tmpdir(), 'fake-apiserver-'));
+  private readonly sockets = new Set<Duplex>();
 
   constructor(private readonly options: FakeApiserverOptions = {}) {
     this.settings = {
@@ -98,6 +99,10 @@ export class FakeApiserver {
       this.server = http.createServer(handler);
     }
     this.server.on('upgrade', (req, socket, head) => this.upgrade(req, socket, head));
+    this.server.on(options.tls ? 'secureConnection' : 'connection', (socket: Duplex) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
   }
 
   async listen(): Promise<this> {
@@ -206,7 +211,7 @@ export class FakeApiserver {
   }
 
   async close(): Promise<void> {
-    this.server.closeAllConnections?.();
+    for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     rmSync(this.dir, { recursive: true, force: true });
     if (this.pki) rmSync(this.pki.dir, { recursive: true, force: true });
