@@ -15,6 +15,7 @@ interface RecordArgs {
   'write-kubeconfig'?: string;
   'keep-secrets': boolean;
   'log-level': (typeof LOG_LEVELS)[number];
+  faults?: string;
 }
 
 /** `kubetape record`: a proxy to the cluster that records every exchange into the file. */
@@ -31,7 +32,8 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
       .option('listen', { type: 'string', default: DEFAULT_LISTEN, describe: 'HOST:PORT (port 0: any free port)' })
       .option('write-kubeconfig', { type: 'string', describe: 'write a kubeconfig pointing clients at the proxy here' })
       .option('keep-secrets', { type: 'boolean', default: false, describe: 'keep Secret data/stringData (redacted by default)' })
-      .option('log-level', { choices: LOG_LEVELS, default: 'info' as const, describe: 'log level (JSON lines on stderr)' }),
+      .option('log-level', { choices: LOG_LEVELS, default: 'info' as const, describe: 'log level (JSON lines on stderr)' })
+      .option('faults', { type: 'string', describe: 'fault rules file (YAML or JSON); also managed at /_kubetape/faults' }),
   handler: async (args) => {
     const server = await record({
       db: args.db,
@@ -41,6 +43,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
       listen: args.listen,
       writeKubeconfig: args['write-kubeconfig'],
       keepSecrets: args['keep-secrets'],
+      faults: args.faults,
       logger: createLogger({ level: args['log-level'] }),
     });
     await runUntilSignal(server, 'kubetape record listening on');

@@ -13,6 +13,7 @@ export { applyPlan, injectedBy, replacesResponse, resetConnection, type FaultPla
 export { WatchStreamGuard, type FrameDecision, type StreamEnd, type StreamEndKind } from './watch-stream';
 export { WatchWriter, watchWriter, endWatchResponse, type WatchWriterOptions } from './watch-writer';
 export { replayFaultHooks } from './replay-hooks';
+export { faultedBody, takeOverForFaults, type RecordTap } from './record-faults';
 export { watchErrorFrame, goneStatus } from './watch-error-frame';
 export { FaultConfigError } from './fields';
 export type { FaultJournalEntry } from './journal';

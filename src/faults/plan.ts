@@ -94,14 +94,17 @@ export function sendApiStatus(res: ServerResponse, err: StatusError): void {
     res.destroy();
     return;
   }
-  const body = `${JSON.stringify(err.status)}\n`;
-  res.writeHead(err.code, {
-    'Cache-Control': 'no-cache, private',
-    'Content-Type': 'application/json',
-    ...err.headers,
-    'Content-Length': Buffer.byteLength(body),
-  });
+  const { rawHeaders, body } = apiStatusResponse(err);
+  res.writeHead(err.code, rawHeaders);
   res.end(body);
+}
+
+/** The head (as a flat [name, value, …] list) and body sendApiStatus writes; record mode also records them. */
+export function apiStatusResponse(err: StatusError): { rawHeaders: string[]; body: Buffer } {
+  const body = Buffer.from(`${JSON.stringify(err.status)}\n`, 'utf8');
+  const headers: Record<string, string> = { 'Cache-Control': 'no-cache, private', 'Content-Type': 'application/json', ...err.headers };
+  headers['Content-Length'] = String(body.length);
+  return { rawHeaders: Object.entries(headers).flat(), body };
 }
 
 /** A TCP RST, not a FIN: what a client sees when a load balancer or apiserver dies mid-request. */

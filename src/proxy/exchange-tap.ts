@@ -77,6 +77,11 @@ export class ExchangeTap {
     }
   }
 
+  /** Names the fault rules that produced or altered this exchange (`exchanges.injected`). */
+  markInjected(rules: string): void {
+    this.head.injected = rules;
+  }
+
   /** Marks how the exchange failed; `finish` records it. The first failure wins. */
   fail(outcome: Exclude<Outcome, 'complete'>, error: string): void {
     this.failure ??= { outcome, error };

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
+import { FaultInjector, type FaultsOption } from '../faults';
 import { AdminApi } from '../http/admin';
 import { writeKubeconfig } from '../http/kubeconfig';
 import { DEFAULT_LISTEN, closeServer, listen, parseListen, type ListenAddress } from '../http/listen';
@@ -28,12 +29,16 @@ export interface RecordOptions {
   logger?: Logger;
   /** Where decoding and SQLite writes run: a worker thread (default) or the proxy's own thread. */
   writer?: WriterBackendKind;
+  /** Fault rules: a rules file (YAML/JSON), rule data, or a FaultInjector; also managed at /_kubetape/faults. */
+  faults?: FaultsOption;
 }
 
 export interface RecordServer {
   url: string;
   kubeconfigPath?: string;
   admin: AdminApi;
+  /** The fault rules (also at /_kubetape/faults): add, list, remove, journal(). */
+  faults: FaultInjector;
   /** Commits everything recorded so far (the writer also commits on its own every ~50 ms). */
   flush(): Promise<WriterStats>;
   /** Ends every open exchange, writes what is queued, commits and closes the file. */
@@ -43,6 +48,7 @@ export interface RecordServer {
 /** Starts the recording proxy: every request goes to the upstream and into the recording. */
 export async function record(options: RecordOptions): Promise<RecordServer> {
   const log = (options.logger ?? silentLogger()).child({ component: 'record' });
+  const faults = await FaultInjector.create(options.faults, { mode: 'record', log });
   const upstream = await resolveUpstream(options);
   let queue: RecordingQueue;
   try {
@@ -57,8 +63,9 @@ export async function record(options: RecordOptions): Promise<RecordServer> {
     upstream.close();
     throw err;
   }
-  const passthrough = new Passthrough(upstream, queue, log);
+  const passthrough = new Passthrough(upstream, queue, log, faults);
   const admin = new AdminApi();
+  faults.mount(admin);
   const server = http.createServer((req, res) => {
     if (admin.handle(req, res)) return;
     passthrough.web(req, res);
@@ -84,6 +91,7 @@ export async function record(options: RecordOptions): Promise<RecordServer> {
     url,
     kubeconfigPath: options.writeKubeconfig,
     admin,
+    faults,
     flush: () => queue.flush(),
     close: () =>
       (closing ??= (async () => {

@@ -2,6 +2,7 @@ import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { createProxyServer, type ProxyServer, type ServerOptions } from 'http-proxy-3';
 import { stream as wsStream } from 'http-proxy-3/dist/lib/http-proxy/passes/ws-incoming';
+import { faultedBody, takeOverForFaults, type FaultInjector, type FaultPlan } from '../faults';
 import { requestInfo, type RequestInfo } from '../k8s/request-info';
 import { serviceUnavailable } from '../k8s/status';
 import type { Logger } from '../log/logger';
@@ -24,11 +25,11 @@ const RECORDER_BLOCKED = 2;
  */
 export class Passthrough {
   private readonly proxy: ProxyServer;
-  private readonly taps = new WeakMap<IncomingMessage, { tap: ExchangeTap; info: RequestInfo }>();
+  private readonly taps = new WeakMap<IncomingMessage, { tap: ExchangeTap; info: RequestInfo; plan?: FaultPlan }>();
   /** Upgraded connections leave the HTTP server's bookkeeping; closing the proxy ends them here. */
   private readonly upgraded = new Set<Duplex>();
 
-  constructor(private readonly upstream: Upstream, private readonly queue: RecordingQueue, private readonly log: Logger) {
+  constructor(private readonly upstream: Upstream, private readonly queue: RecordingQueue, private readonly log: Logger, private readonly faults?: FaultInjector) {
     this.proxy = createProxyServer({ changeOrigin: true, xfwd: false });
     this.proxy.on('proxyRes', (proxyRes, req, res) => this.relay(proxyRes, req, res));
     this.proxy.on('proxyReqWs', (proxyReq, req) => this.watchUpgrade(proxyReq, req));
@@ -44,7 +45,13 @@ export class Passthrough {
   web(req: IncomingMessage, res: ServerResponse): void {
     const info = requestInfo(req.method ?? 'GET', req.url ?? '/');
     const tap = new ExchangeTap(this.queue, req);
-    this.taps.set(req, { tap, info });
+    const plan = this.faults?.plan(req, { info });
+    this.taps.set(req, { tap, info, plan });
+    if (plan && takeOverForFaults(plan, req, res, tap, () => this.forward(req, res, tap))) return;
+    this.forward(req, res, tap);
+  }
+
+  private forward(req: IncomingMessage, res: ServerResponse, tap: ExchangeTap): void {
     this.proxy.web(req, res, this.options(req, { selfHandleResponse: true, agent: this.upstream.agent }), (err) => this.failed(err, req, res, tap));
     req.on('data', (chunk: Buffer) => tap.requestData(chunk));
     res.on('close', () => tap.finish(res.writableFinished ? 'complete' : 'aborted', res.writableFinished ? undefined : 'client disconnected'));
@@ -85,7 +92,7 @@ export class Passthrough {
   private relay(proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse): void {
     const entry = this.taps.get(req);
     if (!entry) return;
-    const { tap, info } = entry;
+    const { tap, info, plan } = entry;
     const status = proxyRes.statusCode ?? 502;
     const streamed = isStreamedResponse(info, status, proxyRes.headers);
     tap.response(status, proxyRes.rawHeaders, { streamed });
@@ -96,12 +103,13 @@ export class Passthrough {
     res.writeHead(status, proxyRes.statusMessage, endToEndHeaders(proxyRes.rawHeaders));
     if (streamed) res.flushHeaders(); // a watch client waits for the head before any event arrives
 
+    const body = streamed ? faultedBody(plan, proxyRes, res, tap) : proxyRes;
     let blocked = 0;
     const unblock = (bit: number) => () => {
       blocked &= ~bit;
-      if (blocked === 0 && !proxyRes.destroyed) proxyRes.resume();
+      if (blocked === 0 && !proxyRes.destroyed) body.resume();
     };
-    proxyRes.on('data', (chunk: Buffer) => {
+    body.on('data', (chunk: Buffer) => {
       tap.responseData(chunk);
       if (!res.write(chunk) && !(blocked & CLIENT_BLOCKED)) {
         blocked |= CLIENT_BLOCKED;
@@ -111,9 +119,9 @@ export class Passthrough {
         blocked |= RECORDER_BLOCKED;
         this.queue.whenDrained(unblock(RECORDER_BLOCKED));
       }
-      if (blocked) proxyRes.pause();
+      if (blocked) body.pause();
     });
-    proxyRes.on('end', () => res.end());
+    body.on('end', () => res.end());
     proxyRes.on('error', (err) => tap.fail('reset', `upstream: ${err.message}`));
     proxyRes.on('close', () => {
       if (!proxyRes.complete) {

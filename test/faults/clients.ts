@@ -1,5 +1,6 @@
 /** Real clients for the fault tests: kubectl (the dispatcher at /usr/bin/kubectl) and a client-node informer. */
 import { execFile } from 'node:child_process';
+import http from 'node:http';
 import { CoreV1Api, KubeConfig, makeInformer, type V1ConfigMap } from '@kubernetes/client-node';
 
 export interface KubectlResult {
@@ -86,4 +87,30 @@ export async function eventually(check: () => boolean, timeoutMs = 10_000): Prom
     await sleep(20);
   }
   return true;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  /** Set when the connection failed (ECONNRESET …), with what arrived before. */
+  error?: string;
+}
+
+/** A raw GET: no decompression, no retries; a connection error is reported, not thrown. */
+export function rawGet(base: string, path: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let status = 0;
+    let resHeaders: RawResponse['headers'] = {};
+    const done = (error?: string) => resolve({ status, headers: resHeaders, body: Buffer.concat(chunks), ...(error ? { error } : {}) });
+    const req = http.get(new URL(path, base), { headers, agent: false }, (res) => {
+      status = res.statusCode ?? 0;
+      resHeaders = res.headers;
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => done());
+      res.on('error', (err: NodeJS.ErrnoException) => done(err.code ?? err.message));
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => done(err.code ?? err.message));
+  });
 }
