@@ -1,0 +1,63 @@
+import type { CommandModule } from 'yargs';
+import { DEFAULT_LISTEN } from '../http/listen';
+import { createLogger } from '../log/logger';
+import { CLOCK_MODES, serve, type ClockMode } from '../serve';
+import { parseDuration } from '../serve/duration';
+import { UsageError } from './errors';
+import { LOG_LEVELS } from './record';
+import { runUntilSignal } from './run-server';
+
+interface ServeArgs {
+  db: string;
+  listen: string;
+  'write-kubeconfig'?: string;
+  'compaction-window'?: string;
+  'keep-revisions'?: number;
+  clock: ClockMode;
+  speed: number;
+  'bookmark-interval': string;
+  'log-level': (typeof LOG_LEVELS)[number];
+}
+
+/** `kubetape serve`: an API server whose store is rebuilt from a recording. */
+export const serveCommand: CommandModule<object, ServeArgs> = {
+  command: 'serve',
+  describe: 'Serve the objects of a recording as a kube-apiserver would: resourceVersions, paging, watches, compaction, 410s',
+  builder: (y) =>
+    y
+      .option('db', { type: 'string', demandOption: true, describe: 'recording file' })
+      .option('listen', { type: 'string', default: DEFAULT_LISTEN, describe: 'HOST:PORT (port 0: any free port)' })
+      .option('write-kubeconfig', { type: 'string', describe: 'write a kubeconfig pointing clients at the server here' })
+      .option('compaction-window', { type: 'string', describe: 'compact history older than this (e.g. 5m, like etcd)' })
+      .option('keep-revisions', { type: 'number', describe: 'keep only this many revisions below the head' })
+      .conflicts('compaction-window', 'keep-revisions')
+      .option('clock', { choices: CLOCK_MODES, default: 'end' as ClockMode, describe: 'end: final recorded state; realtime: replay changes at their pace; manual: admin API only' })
+      .option('speed', { type: 'number', default: 1, describe: 'pace multiplier for --clock realtime' })
+      .option('bookmark-interval', { type: 'string', default: '60s', describe: 'interval between watch bookmarks' })
+      .option('log-level', { choices: LOG_LEVELS, default: 'info' as const, describe: 'log level (JSON lines on stderr)' }),
+  handler: async (args) => {
+    if (!(args.speed > 0)) throw new UsageError(`--speed must be a positive number, got ${args.speed}`);
+    const keep = args['keep-revisions'];
+    if (keep !== undefined && (!Number.isInteger(keep) || keep < 0)) throw new UsageError(`--keep-revisions must be a non-negative integer, got ${keep}`);
+    const server = await serve({
+      db: args.db,
+      listen: args.listen,
+      writeKubeconfig: args['write-kubeconfig'],
+      compactionWindowMs: args['compaction-window'] === undefined ? undefined : duration('--compaction-window', args['compaction-window']),
+      keepRevisions: keep,
+      clock: args.clock,
+      speed: args.speed,
+      bookmarkIntervalMs: duration('--bookmark-interval', args['bookmark-interval']),
+      logger: createLogger({ level: args['log-level'] }),
+    });
+    await runUntilSignal(server, 'kubetape serve listening on');
+  },
+};
+
+function duration(flag: string, value: string): number {
+  try {
+    return parseDuration(value);
+  } catch (err) {
+    throw new UsageError(`${flag}: ${(err as Error).message}`);
+  }
+}
