@@ -1,7 +1,7 @@
 /** Real clients against the fake apiserver: kubectl (get, -o json, --chunk-size, -w, exec, logs), TLS and credentials, the firehose. */
 import { execFile, spawn } from 'node:child_process';
 import http from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeApiserver, decodeWatchFrames, type FakeApiserver } from './fake-apiserver';
@@ -43,6 +43,25 @@ describe('kubectl against the fake (plain HTTP)', () => {
     expect(paged.out.trim().split('\n')).toEqual(['cm-01', 'cm-02', 'cm-03', 'cm-04', 'cm-05'].map((n) => `configmap/${n}`));
     const lists = api.requests.slice(before).filter((r) => r.url.startsWith('/api/v1/namespaces/tx/configmaps?'));
     expect(lists.map((r) => new URL(r.url, 'http://x').searchParams.has('continue'))).toEqual([false, true, true]);
+  });
+
+  test('create (protobuf body), create -f / apply -f (OpenAPI v3 field-validation check), label, delete', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fake-manifest-'));
+    const manifest = join(dir, 'cm.yaml');
+    writeFileSync(manifest, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: made\n  namespace: tx\ndata:\n  a: b\n');
+    expect((await kubectl(api.kubeconfigPath, ['create', 'configmap', 'lit', '-n', 'tx', '--from-literal=x=y'])).out).toBe('configmap/lit created\n');
+    const created = api.requests.find((r) => r.method === 'POST' && r.url.includes('fieldManager=kubectl-create'));
+    expect(created?.headers['content-type']).toBe('application/vnd.kubernetes.protobuf');
+    expect(api.get('configmaps', 'tx', 'lit')?.data).toEqual({ x: 'y' });
+    expect((await kubectl(api.kubeconfigPath, ['create', '-f', manifest])).out).toBe('configmap/made created\n');
+    writeFileSync(manifest, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: made\n  namespace: tx\ndata:\n  a: c\n');
+    expect((await kubectl(api.kubeconfigPath, ['apply', '-f', manifest])).out).toBe('configmap/made configured\n');
+    expect(api.get('configmaps', 'tx', 'made')?.data).toEqual({ a: 'c' });
+    expect((await kubectl(api.kubeconfigPath, ['label', 'configmap', 'lit', '-n', 'tx', 'app=demo'])).code).toBe(0);
+    expect((await kubectl(api.kubeconfigPath, ['get', 'configmaps', '-n', 'tx', '-l', 'app=demo', '-o', 'name'])).out).toBe('configmap/lit\n');
+    expect((await kubectl(api.kubeconfigPath, ['delete', 'configmap', 'lit', 'made', '-n', 'tx'])).code).toBe(0);
+    expect(api.get('configmaps', 'tx', 'lit')).toBeUndefined();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   test('get -w prints a row per change', async () => {

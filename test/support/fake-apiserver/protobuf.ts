@@ -34,7 +34,10 @@ message ObjectMeta {
 message ListMeta { optional string selfLink = 1; optional string resourceVersion = 2; optional string continue = 3; optional int64 remainingItemCount = 4; }
 message ConfigMap { optional ObjectMeta metadata = 1; map<string, string> data = 2; map<string, bytes> binaryData = 3; optional bool immutable = 4; }
 message ConfigMapList { optional ListMeta metadata = 1; repeated ConfigMap items = 2; }
-message Secret { optional ObjectMeta metadata = 1; map<string, bytes> data = 2; optional string type = 3; optional bool immutable = 5; }
+message Secret {
+  optional ObjectMeta metadata = 1; map<string, bytes> data = 2; optional string type = 3;
+  map<string, string> stringData = 4; optional bool immutable = 5;
+}
 message SecretList { optional ListMeta metadata = 1; repeated Secret items = 2; }
 message NamespaceSpec { repeated string finalizers = 1; }
 message NamespaceStatus { optional string phase = 1; }
@@ -180,6 +183,7 @@ export function decodeEnveloped(body: Buffer): { apiVersion: string; kind: strin
   const u = T.Unknown.toObject(T.Unknown.decode(body.subarray(4)), { defaults: true }) as Json;
   const { apiVersion, kind } = u.typeMeta;
   const t = T[kind as keyof typeof T];
+  if (!t) throw new Error(`no protobuf schema for kind ${kind}`);
   return { apiVersion, kind, object: t.toObject(t.decode(u.raw), { longs: Number, defaults: false }) };
 }
 

@@ -11,6 +11,7 @@ import { badRequest, methodNotSupported, notFound } from './status';
 import { serveWatch } from './watch';
 import { serveLog } from './pod-log';
 import type { KObject } from './objects';
+import { objectFromProtobuf } from './protobuf-json';
 
 function readBody(ctx: Ctx): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -22,8 +23,10 @@ function readBody(ctx: Ctx): Promise<Buffer> {
 }
 
 async function parseBody(ctx: Ctx): Promise<any> {
-  const raw = (await readBody(ctx)).toString('utf8');
+  const bytes = await readBody(ctx);
   const type = (ctx.req.headers['content-type'] ?? 'application/json').split(';')[0].trim();
+  if (type === 'application/vnd.kubernetes.protobuf') return objectFromProtobuf(bytes);
+  const raw = bytes.toString('utf8');
   try {
     return type.includes('yaml') ? YAML.parse(raw) : JSON.parse(raw || '{}');
   } catch (e) {

@@ -1,26 +1,18 @@
 /** The fake kube-apiserver: an HTTP(S) server over FakeStore, plus the programmatic handle tests drive it with. */
-import http from 'node:http';
-import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { TLSSocket } from 'node:tls';
-import type { Duplex } from 'node:stream';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeStore } from './store';
 import { ObjectWriter } from './writes';
 import { resourceByName, type ResourceDef } from './resources';
-import { route } from './route';
-import { serveDiscovery } from './discovery';
-import { serveResource } from './rest';
-import { handleUpgrade } from './upgrade';
-import { sendError, sendInternal, sendText, wantsPretty } from './respond';
-import { ApiError, pathNotFound, unauthorized } from './status';
+import { HttpFront, type RecordedRequest } from './http-front';
 import { TestCA, type Pem } from './certs';
 import { writeFakeKubeconfig, type KubeconfigOptions } from './kubeconfig';
-import { parseBool } from './list';
-import type { Ctx, FirehoseConfig, Settings } from './context';
+import type { FirehoseConfig, Settings } from './context';
 import type { KObject } from './objects';
+
+export type { RecordedRequest };
 
 export interface FakeApiserverOptions {
   /** Port on 127.0.0.1; 0 (default) picks a free one. */
@@ -47,15 +39,6 @@ export interface FakeApiserverOptions {
   uid?: () => string;
 }
 
-export interface RecordedRequest {
-  method: string;
-  url: string;
-  headers: http.IncomingHttpHeaders;
-  /** Client certificate subject CN when one was presented. */
-  clientCN?: string;
-  at: number;
-}
-
 export type ResourceName = 'configmaps' | 'secrets' | 'namespaces' | 'pods' | 'widgets' | (string & {});
 
 export class FakeApiserver {
@@ -69,9 +52,8 @@ export class FakeApiserver {
   private readonly settings: Settings;
   private readonly tokens: string[];
   private readonly pki?: TestCA;
-  private readonly server: http.Server;
+  private readonly front: HttpFront;
   private readonly dir = mkdtempSync(join(tmpdir(), 'fake-apiserver-'));
-  private readonly sockets = new Set<Duplex>();
 
   constructor(private readonly options: FakeApiserverOptions = {}) {
     this.settings = {
@@ -86,38 +68,29 @@ export class FakeApiserver {
     this.store = new FakeStore(options.startResourceVersion ?? 100);
     this.writer = new ObjectWriter(this.store, this.settings.now, options.uid);
     for (const ns of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) this.writer.ensureNamespace(ns);
-    const handler = (req: http.IncomingMessage, res: http.ServerResponse) => void this.handle(req, res);
     if (options.tls) {
       this.pki = new TestCA();
-      const serving = this.pki.issue('server', 'kube-apiserver', { server: true });
       this.ca = this.pki.ca.cert;
-      this.server = https.createServer(
-        { cert: serving.cert, key: serving.key, ca: this.pki.ca.cert, requestCert: !!options.clientCA, rejectUnauthorized: false },
-        handler,
-      );
-    } else {
-      this.server = http.createServer(handler);
     }
-    this.server.on('upgrade', (req, socket, head) => this.upgrade(req, socket, head));
-    this.server.on(options.tls ? 'secureConnection' : 'connection', (socket: Duplex) => {
-      this.sockets.add(socket);
-      socket.on('close', () => this.sockets.delete(socket));
+    this.front = new HttpFront({
+      store: this.store, writer: this.writer, settings: this.settings, requests: this.requests, tokens: this.tokens,
+      pki: this.pki, clientCA: !!options.clientCA,
     });
   }
 
   async listen(): Promise<this> {
     await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(this.options.port ?? 0, '127.0.0.1', () => resolve());
+      this.front.server.once('error', reject);
+      this.front.server.listen(this.options.port ?? 0, '127.0.0.1', () => resolve());
     });
-    const { port } = this.server.address() as AddressInfo;
+    const { port } = this.front.server.address() as AddressInfo;
     this.url = `${this.options.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
     this.kubeconfigPath = this.writeKubeconfig(join(this.dir, 'kubeconfig'));
     return this;
   }
 
   get port(): number {
-    return (this.server.address() as AddressInfo).port;
+    return (this.front.server.address() as AddressInfo).port;
   }
 
   /** The head revision (etcd's current revision). */
@@ -211,67 +184,9 @@ export class FakeApiserver {
   }
 
   async close(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await this.front.close();
     rmSync(this.dir, { recursive: true, force: true });
     if (this.pki) rmSync(this.pki.dir, { recursive: true, force: true });
-  }
-
-  private record(req: http.IncomingMessage): void {
-    const cert = (req.socket as TLSSocket).getPeerCertificate?.();
-    this.requests.push({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, clientCN: ([] as string[]).concat(cert?.subject?.CN ?? [])[0], at: Date.now() });
-  }
-
-  /** Bearer token or a CA-verified client certificate, when either is configured. */
-  private authenticated(req: http.IncomingMessage): boolean {
-    if (!this.tokens.length && !this.options.clientCA) return true;
-    const auth = req.headers.authorization ?? '';
-    if (auth.startsWith('Bearer ') && this.tokens.includes(auth.slice(7).trim())) return true;
-    const socket = req.socket as TLSSocket;
-    return !!this.options.clientCA && socket.authorized === true && !!socket.getPeerCertificate?.()?.subject;
-  }
-
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    this.record(req);
-    const url = new URL(req.url ?? '/', 'http://fake');
-    const ctx: Ctx = { req, res, url, query: url.searchParams, pretty: wantsPretty(req, url.searchParams), store: this.store, settings: this.settings };
-    try {
-      if (['/healthz', '/livez', '/readyz'].includes(url.pathname)) return sendText(req, res, 200, 'ok');
-      if (url.pathname !== '/version' && !this.authenticated(req)) throw unauthorized();
-      if (serveDiscovery(ctx)) return;
-      const routed = route(url.pathname);
-      if (!routed) {
-        if (url.pathname.startsWith('/api')) throw pathNotFound();
-        return sendText(req, res, 404, '404 page not found\n');
-      }
-      if (routed.watchPath) url.searchParams.set('watch', 'true');
-      await serveResource(ctx, routed, this.writer);
-    } catch (e) {
-      if (e instanceof ApiError) sendError(req, res, e, ctx.pretty);
-      else sendInternal(req, res, e);
-    }
-  }
-
-  private upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
-    this.record(req);
-    const url = new URL(req.url ?? '/', 'http://fake');
-    const routed = (() => {
-      try {
-        return route(url.pathname);
-      } catch {
-        return undefined;
-      }
-    })();
-    const sub = routed?.subresource;
-    if (!this.authenticated(req)) {
-      socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nContent-Length: 0\r\n\r\n');
-      return;
-    }
-    if (!routed || !sub || !['exec', 'attach', 'portforward'].includes(sub) || !this.get('pods', routed.namespace, routed.name ?? '')) {
-      socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n');
-      return;
-    }
-    handleUpgrade(req, socket, head, url);
   }
 }
 
@@ -280,4 +195,3 @@ export async function startFakeApiserver(options: FakeApiserverOptions = {}): Pr
   return new FakeApiserver(options).listen();
 }
 
-export { parseBool };
