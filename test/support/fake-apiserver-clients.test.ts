@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeApiserver, decodeWatchFrames, type FakeApiserver } from './fake-apiserver';
+import { CoreV1Api, KubeConfig, makeInformer, type V1ConfigMap } from '@kubernetes/client-node';
 import { httpRequest } from './http-client';
 
 const cacheDir = mkdtempSync(join(tmpdir(), 'fake-apiserver-kubectl-'));
@@ -22,7 +23,7 @@ function kubectl(kubeconfig: string, args: string[], input?: string): Promise<{ 
 describe('kubectl against the fake (plain HTTP)', () => {
   let api: FakeApiserver;
   beforeAll(async () => {
-    api = await startFakeApiserver();
+    api = await startFakeApiserver({ logIntervalMs: 20 });
     api.seedConfigMaps('tx', 5);
     api.create('pods', 'tx', { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } });
   });
@@ -82,13 +83,68 @@ describe('kubectl against the fake (plain HTTP)', () => {
     }
   });
 
-  test('exec over WebSocket (echo, and stdin echoed back) and logs -f', async () => {
+  test('exec over WebSocket (echo, and stdin echoed back); logs and log follow', async () => {
     expect((await kubectl(api.kubeconfigPath, ['exec', '-n', 'tx', 'p', '--', 'echo', 'hello', 'world'])).out).toBe('hello world\n');
     expect((await kubectl(api.kubeconfigPath, ['exec', '-i', '-n', 'tx', 'p', '--', 'cat'], 'piped\n')).out).toBe('piped\n');
     const upgrade = api.requests.filter((r) => r.url.includes('/pods/p/exec')).at(-1)!;
     expect(upgrade.headers.upgrade?.toLowerCase()).toBe('websocket');
     const logs = await kubectl(api.kubeconfigPath, ['logs', '-n', 'tx', 'p']);
     expect(logs.out).toBe('p log line 1\np log line 2\np log line 3\n');
+    const followed = await new Promise<string>((resolve) => {
+      let text = '';
+      const req = http.get(`${api.url}/api/v1/namespaces/tx/pods/p/log?follow=true`, (res) => {
+        expect(res.headers['transfer-encoding']).toBe('chunked');
+        res.on('data', (d) => {
+          text += d;
+          if (text.split('\n').length > 5) {
+            req.destroy();
+            resolve(text);
+          }
+        });
+      });
+    });
+    expect(followed.split('\n').slice(0, 5)).toEqual([1, 2, 3, 4, 5].map((n) => `p log line ${n}`));
+  });
+});
+
+describe('@kubernetes/client-node informer', () => {
+  let api: FakeApiserver;
+  beforeAll(async () => {
+    api = await startFakeApiserver();
+    api.seedConfigMaps('inf', 3);
+  });
+  afterAll(() => api.close());
+
+  test('lists, watches, and relists after an ERROR 410 when its RV fell below the compaction', async () => {
+    const kc = new KubeConfig();
+    kc.loadFromFile(api.kubeconfigPath);
+    const core = kc.makeApiClient(CoreV1Api);
+    const seen: string[] = [];
+    const informer = makeInformer<V1ConfigMap>(kc, '/api/v1/namespaces/inf/configmaps', async () => {
+      const list = await core.listNamespacedConfigMap({ namespace: 'inf' });
+      seen.push(`list ${list.items.length}`);
+      return list;
+    });
+    informer.on('add', (o) => seen.push(`add ${o.metadata?.name}`));
+    informer.on('error', () => seen.push('error'));
+    const until = async (pred: () => boolean) => {
+      for (let i = 0; i < 100 && !pred(); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(pred()).toBe(true);
+    };
+    await informer.start();
+    try {
+      await until(() => api.requests.some((r) => r.url.startsWith('/api/v1/namespaces/inf/configmaps?') && r.url.includes('watch=true')));
+      api.create('configmaps', 'inf', { metadata: { name: 'live' } });
+      await until(() => seen.includes('add live'));
+      api.create('configmaps', 'elsewhere', { metadata: { name: 'x' } }); // moves head past the informer's RV
+      api.compact();
+      expect(api.endWatches()).toBeGreaterThanOrEqual(1);
+      api.create('configmaps', 'inf', { metadata: { name: 'after' } });
+      await until(() => seen.includes('add after') && seen.filter((s) => s.startsWith('list')).length >= 2);
+      expect(seen.filter((s) => s.startsWith('list'))).toEqual(['list 3', 'list 5']);
+    } finally {
+      await informer.stop();
+    }
   });
 });
 

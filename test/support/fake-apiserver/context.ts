@@ -19,6 +19,8 @@ export interface Settings {
   logIntervalMs: number;
   now: () => Date;
   firehoses: Map<string, FirehoseConfig>;
+  /** Stops of the open watch streams (api.endWatches ends them all). */
+  watches: Set<() => void>;
 }
 
 export interface Ctx {

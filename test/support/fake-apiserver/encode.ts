@@ -83,6 +83,8 @@ export function encodeWatchEvent(def: ResourceDef, target: Target, type: WatchEv
   let object = obj;
   if (target.kind === 'table' && !isStatus && type !== 'BOOKMARK') {
     object = tableFor(def, [obj], { resourceVersion: obj.metadata?.resourceVersion }, target.version, parseIncludeObject(o.query.get('includeObject')), o.now);
+  } else if (target.kind === 'partial' && !isStatus) {
+    object = partial(target.version, obj);
   }
   return Buffer.from(`${goJson({ type, object })}\n`);
 }

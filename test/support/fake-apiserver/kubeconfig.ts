@@ -31,7 +31,8 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 export function writeFakeKubeconfig(path: string, o: ResolvedKubeconfig): string {
   const name = o.name ?? 'fake';
   const cluster: Record<string, unknown> = { server: o.server };
-  if (o.insecureSkipTlsVerify) cluster['insecure-skip-tls-verify'] = true;
+  // Plain http: say insecure-skip-tls-verify too, which kubectl ignores and @kubernetes/client-node 1.4 requires.
+  if (o.insecureSkipTlsVerify || o.server.startsWith('http:')) cluster['insecure-skip-tls-verify'] = true;
   else if (o.ca) {
     if (o.filePaths) {
       const caPath = `${path}.ca.crt`;

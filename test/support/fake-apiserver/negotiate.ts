@@ -36,7 +36,7 @@ function clauseTarget(range: MediaRange, protobuf: boolean, watch: boolean): Tar
     if (type !== 'application/json' || params.g !== 'meta.k8s.io' || !META_VERSIONS.has(params.v)) return undefined;
     const version = params.v as 'v1' | 'v1beta1';
     if (as === 'Table') return { kind: 'table', version };
-    if (!watch && (as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList')) return { kind: 'partial', version };
+    if (as === 'PartialObjectMetadata' || (!watch && as === 'PartialObjectMetadataList')) return { kind: 'partial', version };
     return undefined;
   }
   if (isJson) return { kind: 'json' };

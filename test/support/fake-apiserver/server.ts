@@ -63,6 +63,7 @@ export class FakeApiserver {
       logIntervalMs: options.logIntervalMs ?? 100,
       now: options.now ?? (() => new Date()),
       firehoses: new Map(),
+      watches: new Set(),
     };
     this.tokens = options.token === undefined ? [] : ([] as string[]).concat(options.token);
     this.store = new FakeStore(options.startResourceVersion ?? 100);
@@ -176,6 +177,13 @@ export class FakeApiserver {
    */
   firehose(namespace: string, config: Partial<FirehoseConfig> & { events: number }): void {
     this.settings.firehoses.set(namespace, { sizeBytes: 1024, eventsPerWrite: 1, ...config });
+  }
+
+  /** Ends every open watch stream cleanly (as an apiserver does at a watch timeout or on shutdown); clients re-watch. */
+  endWatches(): number {
+    const open = [...this.settings.watches];
+    for (const stop of open) stop();
+    return open.length;
   }
 
   /** Sets the BOOKMARK interval for watches started from now on. */

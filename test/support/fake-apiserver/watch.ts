@@ -23,7 +23,7 @@ export async function serveWatch(ctx: Ctx, r: ResourceRequest, filter: Predicate
   const sendInitial = q.get('sendInitialEvents') === null ? startRv === undefined : parseBool(q.get('sendInitialEvents'));
   const watchList = parseBool(q.get('sendInitialEvents'));
   const timeoutText = q.get('timeoutSeconds');
-  const timeoutMs = timeoutText && /^\d+$/.test(timeoutText) ? Number(timeoutText) * 1000 : undefined;
+  const timeoutMs = timeoutText && /^[1-9]\d*$/.test(timeoutText) ? Number(timeoutText) * 1000 : undefined;
 
   startStream(res, target.kind === 'protobuf' ? PROTOBUF_WATCH : 'application/json');
   const firehose = r.def.resource === 'configmaps' && r.namespace ? ctx.settings.firehoses.get(r.namespace) : undefined;
@@ -76,11 +76,13 @@ export async function serveWatch(ctx: Ctx, r: ResourceRequest, filter: Predicate
     timers.push(setInterval(() => send('BOOKMARK', bookmarkObject(r.def, store.bookmarkRv(r.def.resource, lastRv))), ctx.settings.bookmarkIntervalMs));
   }
   const stop = () => {
+    ctx.settings.watches.delete(stop);
     unsubscribe();
     for (const t of timers) clearInterval(t);
     if (!res.writableEnded) res.end();
   };
   if (timeoutMs !== undefined) timers.push(setTimeout(stop, timeoutMs));
+  ctx.settings.watches.add(stop);
   res.on('close', stop);
   ctx.req.on('close', stop);
 }
