@@ -134,21 +134,24 @@ function tooLargeNumbers(requestRv: string | null, currentRv: string | undefined
   return { requested: requestRv || '1', current: '0' };
 }
 
-/** Serve only: reads that may be served from a cache ("0" or NotOlderThan) answered from a lagging view. */
+/**
+ * Serve only: reads with resourceVersion "0" ("any": what the watch cache serves, with or without
+ * NotOlderThan) answered from a view behind head, like a cache lagging after an apiserver restart.
+ */
 export class StaleReadAction implements FaultAction {
   readonly type = 'stale-read';
   constructor(private readonly lag: { revisions: number } | { ms: number }) {}
   appliesTo(req: FaultRequest): boolean {
     const { verb, query } = req.info;
     if (verb !== 'get' && verb !== 'list' && verb !== 'watch') return false;
-    return query.get('resourceVersion') === '0' || query.get('resourceVersionMatch') === 'NotOlderThan';
+    return query.get('resourceVersion') === '0';
   }
   apply(_req: FaultRequest, plan: FaultPlan, ctx: ActionContext): string {
     plan.staleRead = { rule: ctx.rule, ...this.lag };
     return `reading ${this.describeLag()} behind head`;
   }
   explain(): string {
-    return `answer reads with resourceVersion "0" or NotOlderThan from a view ${this.describeLag()} behind head`;
+    return `answer get, list and watch with resourceVersion "0" from a view ${this.describeLag()} behind head`;
   }
   private describeLag(): string {
     return 'revisions' in this.lag ? `${this.lag.revisions} revision${this.lag.revisions === 1 ? '' : 's'}` : `${this.lag.ms} ms`;

@@ -14,6 +14,7 @@ export { WatchStreamGuard, type FrameDecision, type StreamEnd, type StreamEndKin
 export { WatchWriter, watchWriter, endWatchResponse, type WatchWriterOptions } from './watch-writer';
 export { replayFaultHooks } from './replay-hooks';
 export { faultedBody, takeOverForFaults, type RecordTap } from './record-faults';
+export { serveFaultHooks, type ServeFaultDeps } from './serve-hooks';
 export { watchErrorFrame, goneStatus } from './watch-error-frame';
 export { FaultConfigError } from './fields';
 export type { FaultJournalEntry } from './journal';

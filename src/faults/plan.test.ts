@@ -195,8 +195,10 @@ describe('plan()', () => {
     expect(fresh.staleRead).toBeUndefined(); // a consistent read cannot be stale
     const cached = faults.plan({ method: 'GET', url: `${list}?resourceVersion=0`, headers: {} });
     expect(cached.staleRead).toEqual({ rule: 'lag', revisions: 3 });
-    const notOlder = faults.plan({ method: 'GET', url: `${list}/a?resourceVersion=5&resourceVersionMatch=NotOlderThan`, headers: {} });
+    const notOlder = faults.plan({ method: 'GET', url: `${list}?resourceVersion=0&resourceVersionMatch=NotOlderThan`, headers: {} });
     expect(notOlder.staleRead).toEqual({ rule: 'lag', revisions: 3 });
+    const atLeast5 = faults.plan({ method: 'GET', url: `${list}/a?resourceVersion=5`, headers: {} });
+    expect(atLeast5.staleRead).toBeUndefined(); // the cache waits until it has 5: never older than asked
     const page2 = faults.plan({ method: 'GET', url: `${list}?limit=2&continue=x`, headers: {} });
     expect(page2.compact).toEqual({ rule: 'squash' });
   });

@@ -11,6 +11,7 @@ import { createServer } from 'node:http';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { FaultInjector, serveFaultHooks } from '../faults';
 import { AdminApi } from '../http/admin';
 import { writeKubeconfig } from '../http/kubeconfig';
 import { closeServer, listen, parseListen } from '../http/listen';
@@ -25,6 +26,7 @@ import { Discovery } from './discovery';
 import { createDispatcher } from './dispatch';
 import type { AdvanceRequest, AdvanceResult, ServeOptions, ServeStatus } from './options';
 import { ServedResources } from './served-resources';
+import { sendStatusBody } from './write-body';
 
 export { CLOCK_MODES } from './options';
 export type { ClockMode, ServeOptions, ServeStatus, AdvanceRequest, AdvanceResult, ServeHooks, FrameSink } from './options';
@@ -36,6 +38,8 @@ export interface ServeServer {
   kubeconfigPath: string;
   /** The admin API (`/_kubetape/…`), for modules that add routes (faults). */
   admin: AdminApi;
+  /** The fault rules (also at /_kubetape/faults): add, list, remove, journal(). */
+  faults: FaultInjector;
   /** Moves the clock: `{events: N}`, `{resourceVersion: R}` or `{toEnd: true}`. */
   advance(request: AdvanceRequest): AdvanceResult;
   /** Compacts at `resourceVersion` (default: the head); returns the revision compacted to. */
@@ -46,6 +50,7 @@ export interface ServeServer {
 
 export async function serve(options: ServeOptions): Promise<ServeServer> {
   const log = (options.logger ?? silentLogger()).child({ component: 'serve' });
+  const faults = await FaultInjector.create(options.faults, { mode: 'serve', log: options.logger });
   const mode = options.clock ?? 'end';
   const speed = options.speed ?? 1;
   if (!(speed > 0)) throw new Error(`--speed must be a positive number, got ${speed}`);
@@ -95,6 +100,12 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
   const compact = (rev?: number) => clock.compact(rev);
   const admin = new AdminApi();
   mountServeAdmin(admin, { status, advance: (r) => clock.advance(r), compact });
+  faults.mount(admin);
+  const hooks = serveFaultHooks(
+    faults,
+    { head: () => store.head, revisionAgo: (ms) => store.revisionOlderThan(ms), compact: () => compact(), sendStatus: (req, res, err) => sendStatusBody(req, res, err) },
+    options.hooks,
+  );
 
   const server = createServer(
     createDispatcher({
@@ -102,7 +113,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
       resources,
       discovery,
       admin,
-      hooks: options.hooks ?? {},
+      hooks,
       log,
       tooLargeWaitMs: options.tooLargeWaitMs ?? 3000,
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
@@ -125,6 +136,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
     url,
     kubeconfigPath,
     admin,
+    faults,
     advance: (request) => clock.advance(request),
     compact: (rev) => String(compact(rev === undefined ? undefined : Number(rev))),
     status,

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FaultsOption } from '../faults';
 import type { RequestInfo } from '../k8s/request-info';
 import type { Logger } from '../log/logger';
 import type { Clock } from '../store/clock';
@@ -35,6 +36,8 @@ export interface ServeOptions {
   logger?: Logger;
   /** Extension points for fault injection. */
   hooks?: ServeHooks;
+  /** Fault rules: a rules file (YAML/JSON), rule data, or a FaultInjector; also managed at /_kubetape/faults. */
+  faults?: FaultsOption;
 }
 
 /** A watch frame writer: the one place watch frames go out (faults wrap it). */

@@ -1,0 +1,71 @@
+/**
+ * Fault rules as serve hooks (src/serve/options.ts ServeHooks): a plan per request; `compact`
+ * moves the floor to the head before the request is answered; a replacing fault answers instead
+ * of the store (as a Status negotiated like serve's own); stream faults wrap the watch's frame
+ * sink; `stale-read` picks the revision a resourceVersion="0" read is served at.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { StatusError } from '../k8s/status';
+import type { FrameSink, ServeHooks, ServeRequestContext } from '../serve/options';
+import type { FaultInjector } from './injector';
+import { applyPlan, type FaultPlan } from './plan';
+import { WatchWriter } from './watch-writer';
+
+export interface ServeFaultDeps {
+  /** The store's head revision. */
+  head(): number;
+  /** The newest revision applied at least `ms` ago (server time): a view `ms` behind. */
+  revisionAgo(ms: number): number;
+  /** Compacts every resource at the head. */
+  compact(): void;
+  /** Writes an error Status the way serve negotiates it; default JSON. */
+  sendStatus?(req: IncomingMessage, res: ServerResponse, err: StatusError): void;
+}
+
+/** Hooks applying `faults` to serve; `inner` hooks (the caller's own) come first. */
+export function serveFaultHooks(faults: FaultInjector, deps: ServeFaultDeps, inner: ServeHooks = {}): ServeHooks {
+  const plans = new WeakMap<IncomingMessage, FaultPlan>();
+  return {
+    async onRequest(ctx: ServeRequestContext): Promise<boolean> {
+      if (inner.onRequest && (await inner.onRequest(ctx))) return true;
+      const plan = faults.plan(ctx.req, { info: ctx.info, currentRv: () => String(deps.head()) });
+      if (plan.rules.length === 0) return false;
+      plans.set(ctx.req, plan);
+      if (plan.compact) deps.compact();
+      const send = deps.sendStatus ? (res: ServerResponse, err: StatusError) => deps.sendStatus!(ctx.req, res, err) : undefined;
+      return applyPlan(ctx.res, plan, send);
+    },
+
+    watchSink(ctx: ServeRequestContext, contentType: string): FrameSink {
+      const own = inner.watchSink?.(ctx, contentType);
+      if (own) return own;
+      const plan = plans.get(ctx.req);
+      // Without stream faults the writer is a pass-through to the response.
+      return plan ? new WatchWriter(ctx.res, plan, { contentType }) : passThrough(ctx.res);
+    },
+
+    anyRevision(ctx: ServeRequestContext, head: number): number {
+      if (inner.anyRevision) return inner.anyRevision(ctx, head);
+      const stale = plans.get(ctx.req)?.staleRead;
+      if (!stale) return head;
+      if (stale.revisions !== undefined) return head - stale.revisions;
+      return Math.min(head, deps.revisionAgo(stale.ms ?? 0));
+    },
+  };
+}
+
+function passThrough(res: ServerResponse): FrameSink {
+  return {
+    write: (frame) => {
+      if (res.writableEnded || res.destroyed) return false;
+      res.write(frame);
+      return true;
+    },
+    end: () => {
+      if (!res.writableEnded) res.end();
+    },
+    get ended() {
+      return res.writableEnded || res.destroyed;
+    },
+  };
+}
