@@ -11,9 +11,7 @@ import type { ListMetaInput } from './table';
 
 export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
 
-const OPEN = Buffer.from('{');
-const COMMA = Buffer.from(',');
-const ITEMS_END = Buffer.from(']}');
+const ITEMS_END_NL = Buffer.from(']}\n');
 const EVENT_END = Buffer.from('}\n');
 
 export class ResourceCodec {
@@ -35,30 +33,43 @@ export class ResourceCodec {
     return value.fullJson(this.type);
   }
 
-  /** A list of the objects, as the apiserver writes typed lists (or unstructured ones for custom resources). */
+  /**
+   * A list of the objects, as the apiserver writes typed lists (or unstructured ones for custom
+   * resources), newline-terminated like Go's encoder. Assembled in one allocation: each item's
+   * bytes are copied once.
+   */
   listJson(meta: ListMetaInput, items: readonly StoredObject[]): Buffer {
-    const parts: Buffer[] = [];
+    let head: Buffer;
+    let tail: Buffer;
+    let skip = 0;
     if (this.info.unstructured) {
-      parts.push(Buffer.from(`{"apiVersion":${JSON.stringify(this.type.apiVersion)},"items":[`));
-      items.forEach((v, i) => {
-        if (i > 0) parts.push(COMMA);
-        parts.push(this.objectJson(v));
-      });
       const m: Record<string, unknown> = { continue: meta.continue ?? '' };
       if (typeof meta.remainingItemCount === 'number') m.remainingItemCount = meta.remainingItemCount;
       m.resourceVersion = meta.resourceVersion ?? '';
-      parts.push(Buffer.from(`],"kind":${JSON.stringify(this.listKind)},"metadata":${JSON.stringify(m)}}`));
-      return Buffer.concat(parts);
+      head = Buffer.from(`{"apiVersion":${JSON.stringify(this.type.apiVersion)},"items":[`);
+      tail = Buffer.from(`],"kind":${JSON.stringify(this.listKind)},"metadata":${JSON.stringify(m)}}\n`);
+    } else {
+      head = Buffer.from(`{"kind":${JSON.stringify(this.listKind)},"apiVersion":${JSON.stringify(this.type.apiVersion)},"metadata":${listMetaJson(meta)},"items":[`);
+      tail = ITEMS_END_NL;
+      skip = this.prefix.bytes.length - 1; // typed list items drop `"kind":…,"apiVersion":…,` (keeping the '{')
     }
-    parts.push(Buffer.from(`{"kind":${JSON.stringify(this.listKind)},"apiVersion":${JSON.stringify(this.type.apiVersion)},"metadata":${listMetaJson(meta)},"items":[`));
-    items.forEach((v, i) => {
-      if (i > 0) parts.push(COMMA);
-      const json = this.objectJson(v);
-      if (this.prefix.matches(json)) parts.push(OPEN, json.subarray(this.prefix.bytes.length));
-      else parts.push(json);
-    });
-    parts.push(ITEMS_END);
-    return Buffer.concat(parts);
+    const jsons = items.map((v) => this.objectJson(v));
+    const starts = jsons.map((json) => (skip > 0 && this.prefix.matches(json) ? skip : 0));
+    let size = head.length + tail.length + Math.max(0, jsons.length - 1);
+    for (let i = 0; i < jsons.length; i++) size += jsons[i]!.length - starts[i]!;
+    const out = Buffer.allocUnsafe(size);
+    let pos = head.copy(out, 0);
+    for (let i = 0; i < jsons.length; i++) {
+      if (i > 0) out[pos++] = 0x2c;
+      const json = jsons[i]!;
+      const start = starts[i]!;
+      if (start > 0) {
+        out[pos++] = 0x7b;
+        pos += json.copy(out, pos, start + 1);
+      } else pos += json.copy(out, pos);
+    }
+    tail.copy(out, pos);
+    return out;
   }
 
   /** `{"type":…,"object":…}\n` */

@@ -1,0 +1,253 @@
+#!/usr/bin/env node
+/**
+ * kubetape serve benchmarks (issue 3 targets; a real kube-apiserver v1.26 on the same kind of
+ * machine: full list 302 ms / 155 ms from its watch cache, limit=500 page 14 ms, 100 watchers ×
+ * 2,000 updates in 7.0 s).
+ *
+ *   npm run build && node bench/serve.js            # all three
+ *   node bench/serve.js rebuild|list|watch          # one
+ *
+ * Each benchmark writes its own recording (object log rows, as the recorder writes them) into a
+ * temporary directory, then measures serve. Prints a table; exits 1 when a target is missed.
+ */
+'use strict';
+const { spawnSync } = require('node:child_process');
+const { mkdtempSync, rmSync } = require('node:fs');
+const http = require('node:http');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+
+const dist = join(__dirname, '..', 'dist');
+const { openRecording } = require(join(dist, 'recording', 'open.js'));
+
+const TARGETS = {
+  rebuildMs: 10_000,
+  rebuildRssMb: 1024,
+  fullListMs: 155,
+  pageMs: 14,
+  watchMs: 3_500,
+};
+
+// ---------------------------------------------------------------- recordings
+
+function configMap(name, rv, payload, namespace = 'bench') {
+  return JSON.stringify({
+    kind: 'ConfigMap',
+    apiVersion: 'v1',
+    metadata: {
+      name,
+      namespace,
+      uid: `00000000-0000-4000-8000-${String(name.length * 7919 + Number(name.replace(/\D/g, '') || 0)).padStart(12, '0')}`,
+      resourceVersion: String(rv),
+      creationTimestamp: '2026-11-21T00:46:05Z',
+      labels: { app: 'bench', shard: String(Number(name.replace(/\D/g, '') || 0) % 10) },
+      managedFields: [
+        { manager: 'kubectl-create', operation: 'Update', apiVersion: 'v1', time: '2026-11-21T00:46:05Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { '.': {}, 'f:k': {} } } },
+      ],
+    },
+    data: { k: payload },
+  });
+}
+
+/** A recording: one full list of `count` objects at RV `base`, then a watch with `versions - 1` MODIFIED events per object. */
+function writeRecording(path, { count, versions, payloadBytes }) {
+  const db = openRecording(path, { create: true });
+  const exchange = db.prepare(`INSERT INTO exchanges (started_at, method, url, verb, api_version, resource, namespace, request_headers, status, streamed, outcome)
+                               VALUES (?, 'GET', ?, ?, 'v1', 'configmaps', 'bench', '[]', 200, ?, 'complete')`);
+  const observation = db.prepare(`INSERT INTO observations (exchange_id, seq, at_ms, source, event, form, api_group, api_version, resource, kind, namespace, name, uid, rv, encoding, raw)
+                                  VALUES (?, ?, ?, ?, ?, 'object', '', 'v1', 'configmaps', 'ConfigMap', 'bench', ?, NULL, ?, 'json', ?)`);
+  const t0 = Date.parse('2026-11-21T00:00:00Z');
+  const base = count + 1000;
+  const payload = 'x'.repeat(payloadBytes);
+  db.transaction(() => {
+    const listId = Number(exchange.run(t0, '/api/v1/namespaces/bench/configmaps', 'list', 0).lastInsertRowid);
+    for (let i = 0; i < count; i++) {
+      const name = `cm-${String(i).padStart(6, '0')}`;
+      observation.run(listId, i, t0, 'list', null, name, String(base - count + i), Buffer.from(configMap(name, base - count + i, payload)));
+    }
+    db.prepare(`INSERT INTO lists (exchange_id, at_ms, api_group, api_version, resource, kind, namespace, rv, items, encoding) VALUES (?, ?, '', 'v1', 'configmaps', 'ConfigMapList', 'bench', ?, ?, 'json')`).run(listId, t0, String(base), count);
+    if (versions > 1) {
+      const watchId = Number(exchange.run(t0 + 1, `/api/v1/namespaces/bench/configmaps?watch=true&resourceVersion=${base}`, 'watch', 1).lastInsertRowid);
+      let rv = base;
+      for (let v = 1; v < versions; v++) {
+        for (let i = 0; i < count; i++) {
+          rv++;
+          const name = `cm-${String(i).padStart(6, '0')}`;
+          observation.run(watchId, rv - base, t0 + 10 + (rv - base), 'watch', 'MODIFIED', name, String(rv), Buffer.from(configMap(name, rv, payload)));
+        }
+      }
+      db.prepare(`INSERT INTO watches (exchange_id, at_ms, api_group, api_version, resource, namespace, start_rv, encoding, events, ended) VALUES (?, ?, '', 'v1', 'configmaps', 'bench', ?, 'json', ?, 'complete')`)
+        .run(watchId, t0 + 1, String(base), count * (versions - 1));
+    }
+  })();
+  db.close();
+}
+
+// ---------------------------------------------------------------- measurements
+
+/** Rebuild in a child process so its RSS is its own: reconstruct + load into the store. */
+function benchRebuild(dir) {
+  const db = join(dir, 'rebuild.db');
+  writeRecording(db, { count: 100_000, versions: 10, payloadBytes: 64 });
+  const script = `
+    const { openRecording } = require(${JSON.stringify(join(dist, 'recording', 'open.js'))});
+    const { reconstruct, TimelineCursor } = require(${JSON.stringify(join(dist, 'reconstruct', 'index.js'))});
+    const { Store, systemClock } = require(${JSON.stringify(join(dist, 'store', 'index.js'))});
+    let peak = 0;
+    const sample = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
+    const t0 = process.hrtime.bigint();
+    const db = openRecording(${JSON.stringify(db)}, { readonly: true });
+    const rebuilt = reconstruct(db);
+    db.close();
+    const store = new Store({ clock: systemClock });
+    const cursor = new TimelineCursor(rebuilt, store);
+    cursor.loadUntil(rebuilt.endRevision);
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    peak = Math.max(peak, process.memoryUsage().rss);
+    clearInterval(sample);
+    const objects = store.find('/v1/configmaps').snapshot(store.head, '').length;
+    console.log(JSON.stringify({ ms, rssMb: peak / 1048576, revisions: rebuilt.timeline.length, objects, head: store.head }));
+  `;
+  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(r.stderr);
+  const out = JSON.parse(r.stdout.trim().split('\n').pop());
+  return [
+    row('rebuild 100,000 objects × 10 versions', `${out.revisions.toLocaleString()} revisions → ${out.objects.toLocaleString()} objects at RV ${out.head}`, out.ms, TARGETS.rebuildMs, 'ms'),
+    row('rebuild peak RSS', '', out.rssMb, TARGETS.rebuildRssMb, 'MiB'),
+  ];
+}
+
+async function benchList(dir) {
+  const { serve } = require(join(dist, 'serve', 'index.js'));
+  const db = join(dir, 'list.db');
+  writeRecording(db, { count: 10_000, versions: 1, payloadBytes: 1200 });
+  const api = await serve({ db });
+  try {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const path = '/api/v1/namespaces/bench/configmaps';
+    const full = await fetchBody(agent, `${api.url}${path}`);
+    const items = JSON.parse(full.body).items;
+    const perItem = full.body.length / items.length;
+    const fullMs = await timed(agent, `${api.url}${path}`, 20);
+    const fullRv0Ms = await timed(agent, `${api.url}${path}?resourceVersion=0`, 20);
+    const pageMs = await timed(agent, `${api.url}${path}?limit=500`, 50);
+    const cont = JSON.parse((await fetchBody(agent, `${api.url}${path}?limit=500`)).body).metadata.continue;
+    const page2Ms = await timed(agent, `${api.url}${path}?limit=500&continue=${cont}`, 50);
+    agent.destroy();
+    return [
+      row('full JSON list, 10,000 ConfigMaps', `${items.length} items, ${(perItem / 1024).toFixed(2)} KiB each as listed, ${(full.body.length / 1048576).toFixed(1)} MiB`, fullMs, TARGETS.fullListMs, 'ms'),
+      row('full JSON list, resourceVersion=0', '', fullRv0Ms, TARGETS.fullListMs, 'ms'),
+      row('limit=500 page (first)', '', pageMs, TARGETS.pageMs, 'ms'),
+      row('limit=500 page (continue)', '', page2Ms, TARGETS.pageMs, 'ms'),
+    ];
+  } finally {
+    await api.close();
+  }
+}
+
+/** 100 watchers in a child process (the other core) count events until each has 2,000. */
+async function benchWatch(dir) {
+  const { serve } = require(join(dist, 'serve', 'index.js'));
+  const db = join(dir, 'watch.db');
+  const changes = 2000;
+  writeRecording(db, { count: 100, versions: 1 + changes / 100, payloadBytes: 600 });
+  const api = await serve({ db, clock: 'manual' });
+  try {
+    const watchers = 100;
+    const client = require('node:child_process').fork(__filename, ['watch-clients', api.url, String(watchers), String(changes)], { stdio: 'inherit' });
+    await new Promise((resolve) => client.once('message', resolve)); // all connected
+    const t0 = Date.now();
+    const result = new Promise((resolve) => client.once('message', resolve));
+    api.advance({ toEnd: true });
+    const { counts, lastAt } = await result;
+    const ms = lastAt - t0;
+    const delivered = counts.reduce((a, b) => a + b, 0);
+    client.kill();
+    return [
+      row(`${watchers} watchers × ${changes.toLocaleString()} changes`, `${delivered.toLocaleString()} of ${(watchers * changes).toLocaleString()} delivered, ${Math.round(delivered / (ms / 1000)).toLocaleString()}/s`, ms, TARGETS.watchMs, 'ms'),
+      row('events dropped', '', watchers * changes - delivered, 0, ''),
+    ];
+  } finally {
+    await api.close();
+  }
+}
+
+/** Child process: opens the watches, reports when connected, then when every watcher has all events. */
+function watchClients(url, watchers, changes) {
+  const counts = new Array(watchers).fill(0);
+  let connected = 0;
+  let done = 0;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: watchers });
+  for (let i = 0; i < watchers; i++) {
+    http.get(`${url}/api/v1/namespaces/bench/configmaps?watch=1&resourceVersion=1100`, { agent }, (res) => {
+      if (++connected === watchers) process.send('connected');
+      res.on('data', (chunk) => {
+        for (let p = chunk.indexOf(10); p >= 0; p = chunk.indexOf(10, p + 1)) counts[i]++;
+        if (counts[i] === changes && ++done === watchers) process.send({ counts, lastAt: Date.now() });
+      });
+    });
+  }
+}
+
+// ---------------------------------------------------------------- plumbing
+
+function fetchBody(agent, url) {
+  return new Promise((resolve, reject) => {
+    http.get(url, { agent }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }));
+    }).on('error', reject);
+  });
+}
+
+/** Median time of `n` sequential requests (after two warm-ups). */
+async function timed(agent, url, n) {
+  await fetchBody(agent, url);
+  await fetchBody(agent, url);
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = process.hrtime.bigint();
+    await fetchBody(agent, url);
+    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+function row(what, detail, value, target, unit) {
+  return { what, detail, value, target, unit, ok: value <= target };
+}
+
+function printTable(rows) {
+  const fmt = (v) => (Number.isInteger(v) ? String(v) : v.toFixed(1));
+  const lines = rows.map((r) => [r.what, `${fmt(r.value)} ${r.unit}`.trim(), `≤ ${fmt(r.target)} ${r.unit}`.trim(), r.ok ? 'ok' : 'MISSED', r.detail]);
+  const header = ['benchmark', 'measured', 'target', '', 'detail'];
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const out = (cells) => console.log(cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd());
+  out(header);
+  out(widths.map((w) => '-'.repeat(w)));
+  lines.forEach(out);
+}
+
+async function main() {
+  const which = process.argv[2] ?? 'all';
+  if (which === 'watch-clients') return watchClients(process.argv[3], Number(process.argv[4]), Number(process.argv[5]));
+  const dir = mkdtempSync(join(tmpdir(), 'kubetape-bench-serve-'));
+  const rows = [];
+  try {
+    if (which === 'all' || which === 'rebuild') rows.push(...benchRebuild(dir));
+    if (which === 'all' || which === 'list') rows.push(...(await benchList(dir)));
+    if (which === 'all' || which === 'watch') rows.push(...(await benchWatch(dir)));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  console.log(`node bench/serve.js ${which === 'all' ? '' : which}`.trim());
+  printTable(rows);
+  process.exitCode = rows.every((r) => r.ok) ? 0 : 1;
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,115 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openRecording } from '../../src/recording/open';
+import { reconstruct } from '../../src/reconstruct';
+import { serve, type ServeServer } from '../../src/serve';
+import { get, watch } from './http';
+import { CONFIGMAPS, ObjectLogBuilder, configMap } from './object-log-builder';
+
+/** Reconstruction from recordings the way clients leave them: lists only, Tables only, deletes, recreations. */
+describe('reconstruct + serve', () => {
+  let dir: string;
+  let api: ServeServer | undefined;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'kubetape-reconstruct-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterEach(async () => {
+    await api?.close();
+    api = undefined;
+  });
+
+  function history(db: string): string[] {
+    const handle = openRecording(db, { readonly: true });
+    const rebuilt = reconstruct(handle);
+    handle.close();
+    return rebuilt.timeline.revisions.map((r) => `${r.rev} ${r.key}${r.deleted ? ` deleted (${r.provenance})` : ''}`);
+  }
+
+  it('a recording with lists only: changes between lists, deletions inferred at the later list', async () => {
+    const db = join(dir, 'lists.db');
+    const b = new ObjectLogBuilder(db);
+    b.list(CONFIGMAPS, { namespace: 'tx', rv: 100, items: [configMap('a', 10), configMap('b', 11)] });
+    b.list(CONFIGMAPS, { namespace: 'tx', rv: 200, items: [configMap('a', 150, { k: 'a2' }), configMap('c', 180)] });
+    b.close();
+    expect(history(db)).toEqual(['10 tx/a', '11 tx/b', '150 tx/a', '180 tx/c', '200 tx/b deleted (inferred-list)']);
+
+    api = await serve({ db, clock: 'manual' });
+    expect(api.status()).toMatchObject({ headResourceVersion: '100', floor: '100', endResourceVersion: '200', pendingChanges: 3 });
+    const w = watch(`${api.url}/api/v1/namespaces/tx/configmaps?watch=1&resourceVersion=100`);
+    api.advance({ toEnd: true });
+    const events = (await w.waitFor(3)).map((l) => JSON.parse(l));
+    w.close();
+    expect(events.map((e) => `${e.type} ${e.object.metadata.name}@${e.object.metadata.resourceVersion}`)).toEqual(['MODIFIED a@150', 'ADDED c@180', 'DELETED b@200']);
+    // The inferred deletion carries the last state, stamped with the deletion's revision.
+    expect(events[2].object.data).toEqual({ k: 'b' });
+    // History stays readable: an exact list at 100 still has b.
+    const at100 = await get(`${api.url}/api/v1/namespaces/tx/configmaps?resourceVersion=100&resourceVersionMatch=Exact`);
+    expect(at100.json.items.map((i: any) => i.metadata.name)).toEqual(['a', 'b']);
+    expect(at100.json.metadata.resourceVersion).toBe('100');
+  });
+
+  it('a delete response without the deletion in any watch: a tombstone after the last revision seen', () => {
+    const db = join(dir, 'deletes.db');
+    const b = new ObjectLogBuilder(db);
+    b.list(CONFIGMAPS, { namespace: 'tx', rv: 100, items: [configMap('a', 10), configMap('b', 11)] });
+    b.get(CONFIGMAPS, configMap('b', 105), 'write');
+    b.get(CONFIGMAPS, configMap('a', 10), 'write', 'DELETED');
+    b.close();
+    expect(history(db)).toEqual(['10 tx/a', '11 tx/b', '105 tx/b', '106 tx/a deleted (inferred-write)']);
+  });
+
+  it('the same name with another uid: deleted, then created at the same revision', () => {
+    const db = join(dir, 'recreate.db');
+    const b = new ObjectLogBuilder(db);
+    b.list(CONFIGMAPS, { namespace: 'tx', rv: 100, items: [configMap('a', 10, {}, { uid: 'one' })] });
+    b.list(CONFIGMAPS, { namespace: 'tx', rv: 200, items: [configMap('a', 150, {}, { uid: 'two' })] });
+    b.close();
+    expect(history(db)).toEqual(['10 tx/a', '150 tx/a deleted (inferred-uid)', '150 tx/a']);
+  });
+
+  it('a watch-list recording: its initial events are a complete state; a deletion before it is inferred', () => {
+    const db = join(dir, 'watchlist.db');
+    const b = new ObjectLogBuilder(db);
+    b.get(CONFIGMAPS, configMap('old', 5));
+    b.watch(CONFIGMAPS, {
+      namespace: 'tx',
+      query: 'sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true',
+      events: [
+        { type: 'ADDED', object: configMap('a', 10) },
+        { type: 'BOOKMARK', object: { metadata: { resourceVersion: '50', annotations: { 'k8s.io/initial-events-end': 'true' } } } },
+        { type: 'MODIFIED', object: configMap('a', 60) },
+      ],
+    });
+    b.close();
+    expect(history(db)).toEqual(['5 tx/old', '10 tx/a', '50 tx/old deleted (inferred-list)', '60 tx/a']);
+  });
+
+  it('a Table-only recording (kubectl get): Tables with the recorded cells, objects as their metadata', async () => {
+    const db = join(dir, 'tables.db');
+    const b = new ObjectLogBuilder(db);
+    const columns = [
+      { name: 'Name', type: 'string', format: 'name', description: 'Name', priority: 0 },
+      { name: 'Data', type: 'string', format: '', description: 'Data', priority: 0 },
+      { name: 'Age', type: 'string', format: '', description: 'Age', priority: 0 },
+    ];
+    const row = (name: string, rv: number) => ({
+      cells: [name, 1, '5m'],
+      object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: configMap(name, rv).metadata },
+    });
+    b.list(CONFIGMAPS, { namespace: 'tx', rv: 300, items: [row('a', 10), row('b', 20)], table: { columns }, limit: 500 });
+    b.close();
+    api = await serve({ db });
+    const table = await get(`${api.url}/api/v1/namespaces/tx/configmaps?limit=500`, {
+      headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json' },
+    });
+    expect(table.status).toBe(200);
+    expect(table.json.kind).toBe('Table');
+    expect(table.json.columnDefinitions.map((c: any) => c.name)).toEqual(['Name', 'Data', 'Age']);
+    expect(table.json.rows.map((r: any) => r.cells.slice(0, 2))).toEqual([['a', 1], ['b', 1]]);
+    const plain = await get(`${api.url}/api/v1/namespaces/tx/configmaps/a`);
+    expect(plain.json).toEqual({ kind: 'ConfigMap', apiVersion: 'v1', metadata: configMap('a', 10).metadata });
+  });
+});
