@@ -31,6 +31,8 @@ export interface ListSpec {
 export interface WatchEventSpec {
   type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
   object: Obj;
+  /** The recorded object as protobuf (a k8s\\0 envelope); `object` then only gives its metadata. */
+  protobuf?: Buffer;
   /** ms after the watch started (default: 10 ms apart). */
   offsetMs?: number;
 }
@@ -83,7 +85,7 @@ export class ObjectLogBuilder {
       const at = started + (e.offsetMs ?? 10 * (seq + 1));
       this.now = Math.max(this.now, at);
       last = e.object.metadata?.resourceVersion ?? last;
-      this.observe(id, seq, 'watch', e.type, ref, e.object, 'object', undefined, at);
+      this.observe(id, seq, 'watch', e.type, ref, e.object, 'object', e.protobuf, at);
     });
     this.db
       .prepare(`INSERT INTO watches (exchange_id, at_ms, api_group, api_version, resource, namespace, start_rv, encoding, events, last_rv, ended)
@@ -117,16 +119,17 @@ export class ObjectLogBuilder {
     return Number(result.lastInsertRowid);
   }
 
-  private observe(exchangeId: number, seq: number, source: string, event: string | null, ref: ResourceRef, object: Obj, form = 'object', raw?: string, at = this.now): void {
+  private observe(exchangeId: number, seq: number, source: string, event: string | null, ref: ResourceRef, object: Obj, form = 'object', raw?: string | Buffer, at = this.now): void {
     const meta = object.metadata ?? {};
     const full = form === 'object' ? { kind: ref.kind, apiVersion: ref.group ? `${ref.group}/${ref.version}` : ref.version, ...object } : object;
     this.db
       .prepare(
         `INSERT INTO observations (exchange_id, seq, at_ms, source, event, form, api_group, api_version, resource, kind, namespace, name, uid, rv, encoding, raw)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'json', ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(exchangeId, seq, at, source, event, form, ref.group ?? '', ref.version, ref.resource, form === 'object' ? ref.kind : 'PartialObjectMetadata',
-        meta.namespace ?? '', meta.name ?? '', meta.uid ?? null, meta.resourceVersion ?? null, Buffer.from(raw ?? JSON.stringify(full)));
+        meta.namespace ?? '', meta.name ?? '', meta.uid ?? null, meta.resourceVersion ?? null, Buffer.isBuffer(raw) ? 'protobuf' : 'json',
+        Buffer.isBuffer(raw) ? raw : Buffer.from(raw ?? JSON.stringify(full)));
   }
 }
 

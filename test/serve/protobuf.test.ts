@@ -1,0 +1,87 @@
+import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve, type ServeServer } from '../../src/serve';
+import { decodeEnvelope, decodeWatchEvent, listItems, readListMeta, readObjectMeta, readStatus } from '../../src/wire/protobuf';
+import { get } from './http';
+import { CONFIGMAPS, ObjectLogBuilder } from './object-log-builder';
+import { transcript, watchLines } from './transcripts';
+
+/**
+ * Objects recorded as protobuf are served as protobuf, schema-less, from their recorded bytes:
+ * the e2 watch (pb-1 created, patched, deleted) replays byte for byte.
+ */
+describe('serve: protobuf from recorded protobuf objects', () => {
+  let dir: string;
+  let api: ServeServer;
+  const e2 = readFileSync(join(__dirname, '..', 'fixtures', 'serve', 'e2-watch-protobuf.body'));
+
+  function frames(body: Buffer): Buffer[] {
+    const out: Buffer[] = [];
+    for (let pos = 0; pos < body.length; ) {
+      const len = body.readUInt32BE(pos);
+      out.push(body.subarray(pos + 4, pos + 4 + len));
+      pos += 4 + len;
+    }
+    return out;
+  }
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'kubetape-serve-'));
+    const db = join(dir, 'pb.db');
+    const b = new ObjectLogBuilder(db);
+    const pages = ['a4-page1', 'a4-page2', 'a4-page3'].map(transcript);
+    let requestContinue: string | undefined;
+    for (const page of pages) {
+      b.list(CONFIGMAPS, { namespace: 'tx', rv: 232, items: page.json.items, limit: 12, requestContinue, continue: page.json.metadata.continue });
+      requestContinue = page.json.metadata.continue;
+    }
+    const c1 = watchLines(transcript('c1-watch-rv233-compacted-in-etcd-cache-on')).map((l) => JSON.parse(l));
+    b.watch(CONFIGMAPS, { namespace: 'tx', query: 'resourceVersion=232', events: c1.map((e) => ({ type: e.type, object: e.object })) });
+    b.watch(CONFIGMAPS, {
+      namespace: 'tx',
+      query: 'resourceVersion=240',
+      events: frames(e2).map((f) => {
+        const event = decodeWatchEvent(f);
+        const meta = readObjectMeta(decodeEnvelope(event.object).raw);
+        return { type: event.type as 'ADDED', object: { metadata: meta }, protobuf: Buffer.from(event.object) };
+      }),
+    });
+    b.close();
+    api = await serve({ db });
+  });
+  afterAll(async () => {
+    await api.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a protobuf watch replays the recorded frames byte for byte (e2)', async () => {
+    const reply = await get(`${api.url}/api/v1/namespaces/tx/configmaps?watch=1&resourceVersion=240&timeoutSeconds=1`, {
+      headers: { Accept: 'application/vnd.kubernetes.protobuf;stream=watch' },
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.headers['content-type']).toBe('application/vnd.kubernetes.protobuf;stream=watch');
+    expect(reply.body.equals(e2)).toBe(true);
+  });
+
+  it('a protobuf list and get carry the recorded objects; JSON-recorded ones fall back to JSON or 406', async () => {
+    const accept = { Accept: 'application/vnd.kubernetes.protobuf' };
+    const list = await get(`${api.url}/api/v1/namespaces/tx/configmaps?resourceVersion=243&resourceVersionMatch=Exact&fieldSelector=metadata.name%3Dpb-1`, { headers: accept });
+    expect(list.status).toBe(200);
+    expect(list.headers['content-type']).toBe('application/vnd.kubernetes.protobuf');
+    const envelope = decodeEnvelope(list.body);
+    expect([envelope.apiVersion, envelope.kind]).toEqual(['v1', 'ConfigMapList']);
+    expect(readListMeta(envelope.raw).resourceVersion).toBe('243');
+    const [item] = listItems(envelope.raw);
+    const modified = decodeWatchEvent(frames(e2)[1]!);
+    expect(Buffer.from(item!).equals(decodeEnvelope(modified.object).raw)).toBe(true);
+
+    const json = await get(`${api.url}/api/v1/namespaces/tx/configmaps/cm-01`, { headers: { Accept: 'application/vnd.kubernetes.protobuf, application/json' } });
+    expect(json.headers['content-type']).toBe('application/json');
+    expect(json.json.metadata.name).toBe('cm-01');
+    const refused = await get(`${api.url}/api/v1/namespaces/tx/configmaps/cm-01`, { headers: accept });
+    expect(refused.status).toBe(406);
+    // The Status itself goes out as protobuf to a protobuf-only client.
+    expect(readStatus(decodeEnvelope(refused.body).raw)).toMatchObject({ code: 406, reason: 'NotAcceptable' });
+  });
+});
