@@ -188,12 +188,13 @@ describe('replay: streamed exchanges', () => {
       const r = await request(s.url, '/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=9&timeoutSeconds=300');
       expect(r.ended).toBe('end');
       expect(r.chunks.map((c) => c.data.toString())).toEqual(frames.map((f) => f.data));
-      // Each gap is the recorded gap × speed: within the jitter of timers and the client.
+      // Frame i arrives (offset i − offset 0) × speed after the first: never much earlier (timers
+      // fire late, not early), at most a little later (scheduling on a busy machine).
       for (let i = 1; i < frames.length; i++) {
-        const gap = r.chunks[i]!.at - r.chunks[i - 1]!.at;
-        const recorded = (frames[i]!.offsetMs - frames[i - 1]!.offsetMs) * speed;
-        expect(gap).toBeGreaterThanOrEqual(recorded - 8);
-        expect(gap).toBeLessThan(recorded + 40);
+        const at = r.chunks[i]!.at - r.chunks[0]!.at;
+        const due = (frames[i]!.offsetMs - frames[0]!.offsetMs) * speed;
+        expect(at).toBeGreaterThanOrEqual(due - 20);
+        expect(at).toBeLessThan(due + 80);
       }
     }
   });
