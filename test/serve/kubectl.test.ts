@@ -1,0 +1,108 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { record } from '../../src/proxy';
+import { serve, type ServeServer } from '../../src/serve';
+import { startFakeApiserver, type FakeApiserver } from '../support/fake-apiserver';
+
+/**
+ * kubectl against serve prints what it printed live through `record` against the fake upstream
+ * at the same state (the AGE column aside: it is computed per request).
+ */
+describe('kubectl: serve answers as the live cluster did', () => {
+  let dir: string;
+  let upstream: FakeApiserver;
+  let api: ServeServer;
+  const live: Record<string, string> = {};
+  let liveWatch = '';
+
+  function kubectl(kubeconfig: string, args: string[]): Promise<string> {
+    return new Promise((resolve, reject) => {
+      execFile('kubectl', ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache', String(Math.random())), ...args], { encoding: 'utf8', timeout: 20_000 }, (err, out, stderr) =>
+        err ? reject(new Error(`kubectl ${args.join(' ')}: ${stderr || err.message}`)) : resolve(out),
+      );
+    });
+  }
+
+  /** `kubectl get -w` until `until` matches its output; `during` runs once the watch is open. */
+  async function watchOutput(kubeconfig: string, during: () => void | Promise<void>, until: (out: string) => boolean): Promise<string> {
+    const child = spawn('kubectl', ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache', String(Math.random())), 'get', 'configmaps', '-n', 'tx', '-w']);
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    const wait = async (done: (out: string) => boolean) => {
+      for (let i = 0; i < 200 && !done(out); i++) await new Promise((r) => setTimeout(r, 50));
+      if (!done(out)) throw new Error(`kubectl get -w printed:\n${out}`);
+    };
+    try {
+      await wait((o) => /^cm-05\s/m.test(o));
+      await new Promise((r) => setTimeout(r, 300)); // the watch request follows the list
+      await during();
+      await wait(until);
+      return out;
+    } finally {
+      child.kill();
+    }
+  }
+
+  /** The -w output holds the three changes: the new object, cm-01 again, cm-02 again (its deletion). */
+  function allChanges(out: string): boolean {
+    return /^watched\s/m.test(out) && (out.match(/^cm-01\s/gm) ?? []).length === 2 && (out.match(/^cm-02\s/gm) ?? []).length === 2;
+  }
+
+  /** Output lines with the AGE column (the last one) cut off. */
+  function withoutAge(out: string): string[] {
+    return out.trim().split('\n').map((line) => line.replace(/\s+\S+$/, ''));
+  }
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'kubetape-kubectl-'));
+    upstream = await startFakeApiserver();
+    upstream.seedConfigMaps('tx', 5);
+    const db = join(dir, 'session.db');
+    const proxy = await record({ db, upstream: upstream.url, listen: '127.0.0.1:0', writeKubeconfig: join(dir, 'record.kubeconfig') });
+    const kc = join(dir, 'record.kubeconfig');
+    live.get = await kubectl(kc, ['get', 'configmaps', '-n', 'tx']);
+    live.json = await kubectl(kc, ['get', 'configmaps', '-n', 'tx', '-o', 'json']);
+    live.chunked = await kubectl(kc, ['get', 'configmaps', '-n', 'tx', '--chunk-size=2']);
+    liveWatch = await watchOutput(
+      kc,
+      () => {
+        upstream.create('configmaps', 'tx', { metadata: { name: 'watched' }, data: { a: '1', b: '2' } });
+        upstream.patchData('configmaps', 'tx', 'cm-01', { k: 'changed', extra: 'x' });
+        upstream.delete('configmaps', 'tx', 'cm-02');
+      },
+      allChanges,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    live.getAfter = await kubectl(kc, ['get', 'configmaps', '-n', 'tx']);
+    live.jsonAfter = await kubectl(kc, ['get', 'configmaps', '-n', 'tx', '-o', 'json']);
+    await proxy.close();
+    api = await serve({ db, clock: 'manual' });
+  }, 60_000);
+
+  afterAll(async () => {
+    await api?.close();
+    await upstream?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('recorded what a live session shows', () => {
+    expect(withoutAge(live.get!)).toEqual(['NAME    DATA', 'cm-01   1', 'cm-02   1', 'cm-03   1', 'cm-04   1', 'cm-05   1']);
+    expect(withoutAge(liveWatch).slice(6)).toEqual(['watched   2', 'cm-01     2', 'cm-02     1']);
+    expect(JSON.parse(live.jsonAfter!).items.map((i: any) => i.metadata.name)).toEqual(['cm-01', 'cm-03', 'cm-04', 'cm-05', 'watched']);
+  });
+
+  it('get, get -o json and get --chunk-size=2 at the first recorded state', async () => {
+    expect(withoutAge(await kubectl(api.kubeconfigPath, ['get', 'configmaps', '-n', 'tx']))).toEqual(withoutAge(live.get!));
+    expect(await kubectl(api.kubeconfigPath, ['get', 'configmaps', '-n', 'tx', '-o', 'json'])).toBe(live.json);
+    expect(withoutAge(await kubectl(api.kubeconfigPath, ['get', 'configmaps', '-n', 'tx', '--chunk-size=2']))).toEqual(withoutAge(live.chunked!));
+  });
+
+  it('get -w sees the recorded changes as the clock advances, then get and -o json match the end state', async () => {
+    const served = await watchOutput(api.kubeconfigPath, () => void api.advance({ toEnd: true }), allChanges);
+    expect(withoutAge(served)).toEqual(withoutAge(liveWatch));
+    expect(withoutAge(await kubectl(api.kubeconfigPath, ['get', 'configmaps', '-n', 'tx']))).toEqual(withoutAge(live.getAfter!));
+    expect(await kubectl(api.kubeconfigPath, ['get', 'configmaps', '-n', 'tx', '-o', 'json'])).toBe(live.jsonAfter);
+  });
+});
