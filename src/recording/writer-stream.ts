@@ -1,4 +1,5 @@
-import { decodeWatchFrame } from '../wire/decode';
+import { decodeJsonWatchFrame } from '../wire/decode-json';
+import { decodeProtobufWatchFrame } from '../wire/decode-protobuf';
 import { gunzipSafe } from '../wire/gzip';
 import { isProtobuf } from '../wire/media-types';
 import { JsonLineFramer, LengthPrefixFramer, type WatchFramer } from '../wire/watch-framer';
@@ -105,7 +106,7 @@ export class StreamRecorder {
     if (store) this.stmts.frame(ctx.head.id, seq, at, frame);
     let event;
     try {
-      event = decodeWatchFrame(ctx.responseContentType, frame);
+      event = this.protobuf ? decodeProtobufWatchFrame(frame) : decodeJsonWatchFrame(frame);
     } catch (err) {
       this.noteError(`watch event ${seq}: ${(err as Error).message}`);
       return;

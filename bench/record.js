@@ -1,0 +1,285 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * Benchmark of `kubetape record` (issue 2), against the built package (`npm run build` first).
+ *
+ *   node bench/record.js [--events 200000] [--size 1024] [--seconds 5] [--skip-gets] [--skip-watch] [--skip-mitm]
+ *
+ * Every server is its own process on 127.0.0.1: a trivial upstream (bench/record-upstream.js),
+ * a bare http-proxy-3 passthrough with its default options (bench/record-bare-proxy.js),
+ * kubetape record (bench/record-kubetape.js: the library API the CLI calls), mitmdump.
+ *  - small GETs: wrk, 10 connections for req/s, then 1 connection for p50 latency;
+ *  - one watch of N ~1 KiB events (JSON, then protobuf) read by bench/record-watch-client.js,
+ *    with the proxy's RSS sampled every 100 ms, and the events counted in the file afterwards.
+ * Prints a table; everything it started is stopped before it exits.
+ */
+const { spawn, execFileSync } = require('node:child_process');
+const { existsSync, mkdirSync, readFileSync, rmSync } = require('node:fs');
+const net = require('node:net');
+const { join } = require('node:path');
+
+const args = process.argv.slice(2);
+const opt = (name, def) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : def;
+};
+const flag = (name) => args.includes(`--${name}`);
+const EVENTS = Number(opt('events', 200000));
+const SIZE = Number(opt('size', 1024));
+const SECONDS = Number(opt('seconds', 5));
+const WRK = '/usr/bin/wrk';
+const MITMDUMP = '/usr/bin/mitmdump';
+const OUT = join(__dirname, 'out');
+const children = new Set();
+
+function start(cmd, argv, { ready = /listening (\d+)/ } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    child.on('exit', () => children.delete(child));
+    let out = '';
+    const onData = (d) => {
+      out += d;
+      const m = ready.exec(out);
+      if (m) {
+        child.stdout.off('data', onData);
+        child.stdout.resume();
+        resolve({ child, port: Number(m[1]) });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (d) => (out += d));
+    child.on('exit', (code) => reject(new Error(`${cmd} ${argv.join(' ')} exited ${code}: ${out}`)));
+  });
+}
+
+function stop(child, signal = 'SIGTERM') {
+  if (!child || child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill(signal);
+  });
+}
+
+function waitForPort(port, ms = 10000) {
+  const deadline = Date.now() + ms;
+  return new Promise((resolve, reject) => {
+    const attempt = () => {
+      const s = net.connect(port, '127.0.0.1');
+      s.once('connect', () => {
+        s.destroy();
+        resolve();
+      });
+      s.once('error', () => (Date.now() > deadline ? reject(new Error(`port ${port} never opened`)) : setTimeout(attempt, 100)));
+    };
+    attempt();
+  });
+}
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function wrk(url, connections, seconds) {
+  const out = execFileSync(WRK, ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', url], { encoding: 'utf8' });
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)[1]);
+  const p50 = /50%\s+([\d.]+)(us|ms|s)/.exec(out);
+  const p50ms = Number(p50[1]) * { us: 0.001, ms: 1, s: 1000 }[p50[2]];
+  const errors = /Non-2xx or 3xx responses: (\d+)|Socket errors: (.*)/.exec(out);
+  return { rps, p50ms, errors: errors ? errors[0] : '' };
+}
+
+function cpuSeconds(pid) {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+function rssMb(pid) {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+function runNode(script, argv) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(__dirname, script), ...argv], { stdio: ['ignore', 'pipe', 'inherit'] });
+    children.add(child);
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('exit', (code) => {
+      children.delete(child);
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`${script} exited ${code}`));
+    });
+  });
+}
+
+/** Counts what the recording holds for its (single) watch exchange. */
+function countRecorded(db) {
+  const Database = require('better-sqlite3');
+  const d = new Database(db, { readonly: true });
+  try {
+    const w = d.prepare('SELECT exchange_id AS id, events FROM watches ORDER BY exchange_id DESC LIMIT 1').get();
+    const frames = d.prepare('SELECT count(*) AS n FROM frames WHERE exchange_id = ?').get(w.id).n;
+    const observations = d.prepare('SELECT count(*) AS n FROM observations WHERE exchange_id = ?').get(w.id).n;
+    const integrity = d.pragma('integrity_check', { simple: true });
+    return { frames, observations, events: w.events, integrity };
+  } finally {
+    d.close();
+  }
+}
+
+function freshDb(name) {
+  mkdirSync(OUT, { recursive: true });
+  const db = join(OUT, name);
+  for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
+  return db;
+}
+
+async function startProxy(kind, upstream, dbName) {
+  switch (kind) {
+    case 'direct':
+      return { child: null, port: new URL(upstream).port };
+    case 'bare http-proxy-3':
+      return start(process.execPath, [join(__dirname, 'record-bare-proxy.js'), upstream]);
+    case 'bare http-proxy-3 (keep-alive)':
+      return start(process.execPath, [join(__dirname, 'record-bare-proxy.js'), upstream, 'keepalive']);
+    case 'kubetape record': {
+      const db = freshDb(dbName);
+      return { ...(await start(process.execPath, [join(__dirname, 'record-kubetape.js'), upstream, db])), db };
+    }
+    case 'mitmdump -w': {
+      const port = await freePort();
+      const file = freshDb('mitm.flows');
+      const child = spawn(MITMDUMP, ['-q', '--mode', `reverse:${upstream}`, '--listen-host', '127.0.0.1', '-p', String(port), '-w', file], { stdio: 'ignore' });
+      children.add(child);
+      child.on('exit', () => children.delete(child));
+      await waitForPort(port, 20000);
+      return { child, port };
+    }
+  }
+  throw new Error(kind);
+}
+
+async function smallGets(upstream) {
+  const kinds = ['direct', 'bare http-proxy-3', 'bare http-proxy-3 (keep-alive)', 'kubetape record'];
+  if (!flag('skip-mitm') && existsSync(MITMDUMP)) kinds.push('mitmdump -w');
+  const rows = [];
+  for (const kind of kinds) {
+    const p = await startProxy(kind, upstream, 'bench-gets.db');
+    const url = `http://127.0.0.1:${p.port}/api/v1/namespaces/default/configmaps/small`;
+    wrk(url, 10, 1); // warm-up
+    const many = wrk(url, 10, SECONDS);
+    const one = wrk(url, 1, SECONDS);
+    await stop(p.child);
+    rows.push({ kind, rps: many.rps, p50ms: one.p50ms, errors: many.errors || one.errors });
+    process.stderr.write(`  ${kind}: ${Math.round(many.rps)} req/s, p50 ${one.p50ms.toFixed(3)} ms\n`);
+  }
+  return rows;
+}
+
+async function watches(upstream, encoding) {
+  const rows = [];
+  for (const kind of ['direct', 'bare http-proxy-3', 'kubetape record']) {
+    const p = await startProxy(kind, upstream, `bench-watch-${encoding}.db`);
+    const pid = p.child?.pid;
+    const rss = [];
+    const sampler = pid ? setInterval(() => rss.push(rssMb(pid)), 100) : null;
+    const cpu0 = pid ? cpuSeconds(pid) : NaN;
+    const url = `http://127.0.0.1:${p.port}/api/v1/namespaces/fh/configmaps?watch=1&events=${EVENTS}&size=${SIZE}`;
+    const result = await runNode('record-watch-client.js', [url, String(EVENTS), encoding]);
+    const cpu = pid ? cpuSeconds(pid) - cpu0 : NaN;
+    if (sampler) clearInterval(sampler);
+    const t0 = Date.now();
+    await stop(p.child);
+    const closeMs = Date.now() - t0;
+    const row = { kind, encoding, eventsPerSec: result.eventsPerSec, received: result.events, seconds: result.seconds, proxyCpuSeconds: cpu };
+    if (rss.length) {
+      const valid = rss.filter(Number.isFinite);
+      row.rssMaxMb = Math.max(...valid);
+      row.rssMidMb = valid[Math.floor(valid.length / 2)];
+      row.rssLastMb = valid[valid.length - 1];
+    }
+    if (p.db) Object.assign(row, { closeMs, recorded: countRecorded(p.db) });
+    rows.push(row);
+    process.stderr.write(`  ${kind} ${encoding}: ${row.eventsPerSec} events/s${row.rssMaxMb ? `, RSS max ${row.rssMaxMb.toFixed(0)} MB` : ''}${row.recorded ? `, file: ${row.recorded.frames} frames ${row.recorded.observations} observations (${row.recorded.integrity})` : ''}\n`);
+  }
+  return rows;
+}
+
+function table(rows, columns) {
+  const cells = [columns.map((c) => c[0]), ...rows.map((r) => columns.map((c) => String(c[1](r))))];
+  const widths = cells[0].map((_, i) => Math.max(...cells.map((r) => r[i].length)));
+  return cells.map((r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`).join('\n');
+}
+
+async function main() {
+  if (!existsSync(join(__dirname, '..', 'dist', 'proxy', 'index.js'))) throw new Error('run npm run build first');
+  const up = await start(process.execPath, [join(__dirname, 'record-upstream.js')]);
+  const upstream = `http://127.0.0.1:${up.port}`;
+  const report = { machine: `${require('node:os').cpus().length} cores, node ${process.version}`, events: EVENTS, size: SIZE };
+  try {
+    if (!flag('skip-gets')) {
+      process.stderr.write('small GETs (wrk)\n');
+      report.gets = await smallGets(upstream);
+    }
+    if (!flag('skip-watch')) {
+      process.stderr.write(`watch of ${EVENTS} events of ~${SIZE} bytes\n`);
+      report.watch = [...(await watches(upstream, 'json')), ...(await watches(upstream, 'protobuf'))];
+    }
+  } finally {
+    await stop(up.child);
+  }
+  if (report.gets) {
+    const bare = report.gets.find((r) => r.kind === 'bare http-proxy-3');
+    const direct = report.gets.find((r) => r.kind === 'direct');
+    const mitm = report.gets.find((r) => r.kind === 'mitmdump -w');
+    process.stdout.write(`\nSmall GETs (${SECONDS} s each; req/s at 10 connections, p50 at 1 connection) — ${report.machine}\n`);
+    process.stdout.write(`${table(report.gets, [
+      ['server', (r) => r.kind],
+      ['req/s', (r) => Math.round(r.rps)],
+      ['vs bare', (r) => `${Math.round((r.rps / bare.rps) * 100)}%`],
+      ['vs mitmdump', (r) => (mitm ? `${(r.rps / mitm.rps).toFixed(1)}×` : '-')],
+      ['p50 ms', (r) => r.p50ms.toFixed(3)],
+      ['p50 added over direct', (r) => `${(r.p50ms - direct.p50ms).toFixed(3)} ms`],
+      ['errors', (r) => r.errors || '-'],
+    ])}\n`);
+  }
+  if (report.watch) {
+    process.stdout.write(`\nOne watch of ${EVENTS} events of ~${SIZE} bytes\n`);
+    const bareOf = (enc) => report.watch.find((r) => r.kind === 'bare http-proxy-3' && r.encoding === enc);
+    process.stdout.write(`${table(report.watch, [
+      ['server', (r) => r.kind],
+      ['encoding', (r) => r.encoding],
+      ['events/s', (r) => r.eventsPerSec],
+      ['vs bare', (r) => `${Math.round((r.eventsPerSec / bareOf(r.encoding).eventsPerSec) * 100)}%`],
+      ['proxy CPU s', (r) => (Number.isFinite(r.proxyCpuSeconds) ? r.proxyCpuSeconds.toFixed(1) : '-')],
+      ['RSS mid/max MB', (r) => (r.rssMaxMb ? `${r.rssMidMb.toFixed(0)}/${r.rssMaxMb.toFixed(0)}` : '-')],
+      ['in the file', (r) => (r.recorded ? `${r.recorded.frames} frames, ${r.recorded.observations} obs, ${r.recorded.integrity}` : '-')],
+      ['close ms', (r) => (r.closeMs !== undefined ? r.closeMs : '-')],
+    ])}\n`);
+  }
+  mkdirSync(OUT, { recursive: true });
+  require('node:fs').writeFileSync(join(OUT, 'record.json'), JSON.stringify(report, null, 2));
+}
+
+const cleanup = () => {
+  for (const child of children) child.kill('SIGKILL');
+};
+process.on('exit', cleanup);
+process.on('SIGINT', () => process.exit(130));
+main().catch((err) => {
+  process.stderr.write(`${err.stack}\n`);
+  process.exitCode = 1;
+});

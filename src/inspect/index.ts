@@ -1,0 +1,20 @@
+import { openRecording } from '../recording/open';
+import { formatSummary } from './format';
+import { summarize, type RecordingSummary } from './summary';
+
+export type { RecordingSummary, WatchSummary, DecodeErrorSummary } from './summary';
+export { formatSummary } from './format';
+
+/** Summarises a recording (read-only). Throws RecordingFormatError for a file that is not one. */
+export function inspectRecording(path: string): RecordingSummary {
+  const db = openRecording(path, { readonly: true });
+  try {
+    return summarize(db, path);
+  } finally {
+    db.close();
+  }
+}
+
+export function inspectText(path: string): string {
+  return formatSummary(inspectRecording(path));
+}
