@@ -2,6 +2,7 @@ import type { CommandModule } from 'yargs';
 import { DEFAULT_LISTEN } from '../http/listen';
 import { createLogger } from '../log/logger';
 import { DEFAULT_IGNORED_PARAMS, ON_MISS, replay, summaryLine, type OnMiss } from '../replay';
+import { LOG_LEVELS } from './record';
 import { runUntilSignal } from './run-server';
 
 interface ReplayArgs {
@@ -16,6 +17,7 @@ interface ReplayArgs {
   'ignore-param'?: string[];
   'match-header'?: string[];
   faults?: string;
+  'log-level': (typeof LOG_LEVELS)[number];
 }
 
 /** `kubetape replay`: answer clients from a recording, byte for byte. */
@@ -34,10 +36,11 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       .option('context', { type: 'string', describe: 'kubeconfig context for --on-miss proxy' })
       .option('ignore-param', {
         type: 'string', array: true,
-        describe: `query parameters not matched (replaces the default: ${DEFAULT_IGNORED_PARAMS.join(', ')}; resourceVersion only for a watch after a list that returned it)`,
+        describe: `query parameters not matched (replaces the default: ${DEFAULT_IGNORED_PARAMS.join(', ')}; resourceVersion only for a watch after a list that returned it; '' for none)`,
       })
       .option('match-header', { type: 'string', array: true, describe: 'request headers to match besides Accept' })
-      .option('faults', { type: 'string', describe: 'fault rules file (YAML or JSON); also managed at /_kubetape/faults' }),
+      .option('faults', { type: 'string', describe: 'fault rules file (YAML or JSON); also managed at /_kubetape/faults' })
+      .option('log-level', { choices: LOG_LEVELS, default: 'info' as const, describe: 'log level (JSON lines on stderr)' }),
   handler: async (args) => {
     const server = await replay({
       db: args.db,
@@ -51,7 +54,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       ignoreParams: args['ignore-param'],
       matchHeaders: args['match-header'],
       faults: args.faults,
-      log: createLogger(),
+      log: createLogger({ level: args['log-level'] }),
     });
     const closing = runUntilSignal({ url: server.url, close: async () => void (await server.close()) }, 'kubetape replay listening on');
     await closing;

@@ -95,5 +95,5 @@ export class Journal {
 /** The summary line printed and logged when a replay ends. */
 export function summaryLine(s: ReplaySummary): string {
   const extra = [s.proxied ? `${s.proxied} proxied` : '', s.answered ? `${s.answered} answered without the recording` : ''].filter(Boolean);
-  return `kubetape replay: ${s.requests} requests, ${s.served} served from the recording, ${s.misses} misses${extra.length ? `, ${extra.join(', ')}` : ''}; ${s.unused} of ${s.recorded} recorded exchanges never used`;
+  return `kubetape replay: ${s.requests} requests, ${s.served} served from the recording, ${s.misses} miss${s.misses === 1 ? '' : 'es'}${extra.length ? `, ${extra.join(', ')}` : ''}; ${s.unused} of ${s.recorded} recorded exchanges never used`;
 }
