@@ -17,6 +17,7 @@ interface ServeArgs {
   speed: number;
   'bookmark-interval': string;
   'log-level': (typeof LOG_LEVELS)[number];
+  faults?: string;
 }
 
 /** `kubetape serve`: an API server whose store is rebuilt from a recording. */
@@ -34,7 +35,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('clock', { choices: CLOCK_MODES, default: 'end' as ClockMode, describe: 'end: final recorded state; realtime: replay changes at their pace; manual: admin API only' })
       .option('speed', { type: 'number', default: 1, describe: 'pace multiplier for --clock realtime' })
       .option('bookmark-interval', { type: 'string', default: '60s', describe: 'interval between watch bookmarks' })
-      .option('log-level', { choices: LOG_LEVELS, default: 'info' as const, describe: 'log level (JSON lines on stderr)' }),
+      .option('log-level', { choices: LOG_LEVELS, default: 'info' as const, describe: 'log level (JSON lines on stderr)' })
+      .option('faults', { type: 'string', describe: 'fault rules file (YAML or JSON); also managed at /_kubetape/faults' }),
   handler: async (args) => {
     if (!(args.speed > 0)) throw new UsageError(`--speed must be a positive number, got ${args.speed}`);
     const keep = args['keep-revisions'];
@@ -49,6 +51,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       speed: args.speed,
       bookmarkIntervalMs: duration('--bookmark-interval', args['bookmark-interval']),
       logger: createLogger({ level: args['log-level'] }),
+      faults: args.faults,
     });
     await runUntilSignal(server, 'kubetape serve listening on');
   },

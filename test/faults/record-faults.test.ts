@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { record, type RecordServer } from '../../src/proxy';
 import { openRecording } from '../../src/recording/open';
 import { CONTINUE_EXPIRED_MESSAGE } from '../../src/k8s/status';
-import type { FaultRuleDefinition } from '../../src/faults';
+import type { FaultRuleDefinition, FaultsOption } from '../../src/faults';
 import { startFakeApiserver, type FakeApiserver } from '../support/fake-apiserver';
 import { eventually, kubectl, rawGet, sleep, startInformer } from './clients';
 
@@ -33,7 +33,7 @@ interface Session {
   cache: string;
 }
 
-async function startRecording(faults: FaultRuleDefinition[]): Promise<Session> {
+async function startRecording(faults: FaultsOption): Promise<Session> {
   const n = ++session;
   const db = join(dir, `session-${n}.db`);
   const kubeconfig = join(dir, `kubeconfig-${n}`);
@@ -179,5 +179,21 @@ describe('record with faults', () => {
     expect(res.status).toBe(200);
     expect(ms).toBeGreaterThanOrEqual(290);
     expect(exchanges(s.db).find((e) => e.url.endsWith('cm-01'))).toMatchObject({ status: 200, injected: 'slow' });
+  });
+
+  it('examples/faults/throttling.yaml: kubectl is throttled twice (seed 7), waits Retry-After each time, then prints the list', async () => {
+    const direct = await kubectl(fake.kubeconfigPath, join(dir, 'cache-direct'), ['get', 'configmaps', '-n', 'default', '-o', 'name']);
+    const s = await startRecording(join(__dirname, '..', '..', 'examples', 'faults', 'throttling.yaml'));
+    const res = await kubectl(s.kubeconfig, s.cache, ['get', 'configmaps', '-n', 'default', '-o', 'name']);
+    const journal = s.rec.faults.journal();
+    await s.rec.close();
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe(direct.stdout);
+    expect(res.ms).toBeGreaterThan(2000);
+    expect(journal.map((e) => `${e.rule} ${e.verb} ${e.effect.replace(/\d+ ms/, 'N ms')}`)).toEqual([
+      'apf-throttle list answered 429 TooManyRequests',
+      'apf-throttle list answered 429 TooManyRequests',
+      'slow-apiserver list delayed the response by N ms',
+    ]);
   });
 });

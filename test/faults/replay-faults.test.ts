@@ -2,7 +2,8 @@
  * Faults in replay mode, with real clients: a session recorded through `kubetape record` from
  * the fake apiserver, replayed with fault rules.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { parse } from 'yaml';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { record } from '../../src/proxy';
@@ -62,7 +63,8 @@ describe('replay with faults', () => {
   });
 
   it('expire-continue on the second page: kubectl prints the apiserver’s 410 message', async () => {
-    server.faults.add({ name: 'expire-second-page', match: { verb: 'list', resource: 'configmaps', query: { continue: 'present' } }, action: { type: 'expire-continue' }, times: 1 });
+    // The rules of examples/faults/expired-continue-token.yaml, added at run time.
+    server.faults.add(parse(readFileSync(join(__dirname, '..', '..', 'examples', 'faults', 'expired-continue-token.yaml'), 'utf8')));
     const res = await kubectl(kubeconfig, cacheDir(), ['get', 'configmaps', '--chunk-size=2']);
     expect(res.code).toBe(1);
     expect(res.stderr).toBe(`Error from server (Expired): ${CONTINUE_EXPIRED_MESSAGE}\n`);

@@ -28,12 +28,13 @@ beforeAll(async () => {
     const informer = await startInformer(kubeconfig, 'default');
     await eventually(() => informer.events.length >= 6);
     firstListRv = Number(informer.events[0]!.split(' ')[1]);
+    // Six changes after the first list: w-1 appears, then cm-01 … cm-05 change, one revision each.
     fake.create('configmaps', 'default', { metadata: { name: 'w-1' }, data: { k: '1' } });
-    await sleep(30);
-    fake.patchData('configmaps', 'default', 'cm-01', { k: 'changed' });
-    await sleep(30);
-    fake.patchData('configmaps', 'default', 'cm-02', { k: 'changed' });
-    await eventually(() => informer.events.length >= 9);
+    for (let i = 1; i <= 5; i++) {
+      await sleep(20);
+      fake.patchData('configmaps', 'default', `cm-0${i}`, { k: 'changed' });
+    }
+    await eventually(() => informer.events.length >= 12);
     await sleep(100);
     finalCache = informer.cache();
     await informer.stop();
@@ -75,13 +76,13 @@ describe('serve with faults', () => {
     } finally {
       await informer.stop();
     }
-    // The first list came from two revisions back: cm-01 and cm-02 had not changed yet …
+    // The first list came from two revisions back: cm-04 and cm-05 had not changed yet …
     expect(informer.events[0]).toBe(`list ${head - 2}`);
-    const addedCm01 = informer.events.find((e) => e.startsWith('add cm-01 '))!;
-    expect(Number(addedCm01.split(' ')[2])).toBeLessThan(head - 1);
+    const addedCm05 = informer.events.find((e) => e.startsWith('add cm-05 '))!;
+    expect(Number(addedCm05.split(' ')[2])).toBeLessThan(head - 1);
     // … then the watch from that revision brought the two changes.
     const updates = informer.events.filter((e) => e.startsWith('update'));
-    expect(updates.map((e) => e.split(' ')[1])).toEqual(['cm-01', 'cm-02']);
+    expect(updates.map((e) => e.split(' ')[1])).toEqual(['cm-04', 'cm-05']);
     expect(updates.map((e) => Number(e.split(' ')[2]))).toEqual([head - 1, head]);
     expect(api.faults.journal().map((e) => e.effect)).toEqual(['reading 2 revisions behind head']);
   });
@@ -134,7 +135,56 @@ describe('serve with faults', () => {
   it('429 with Retry-After: 1 once: kubectl retries and succeeds', async () => {
     api.faults.add({ name: 'throttle-once', match: { verb: 'get', name: 'cm-04' }, action: { type: 'status', code: 429, retryAfterSeconds: 1 }, times: 1 });
     const res = await kubectl(kubeconfig, cacheDir(), ['get', 'configmap', 'cm-04', '-o', 'jsonpath={.data.k}']);
-    expect(res).toMatchObject({ code: 0, stdout: 'v04' });
+    expect(res).toMatchObject({ code: 0, stdout: 'changed' });
     expect(res.ms).toBeGreaterThan(1000);
+  });
+});
+
+describe('the example rules files, in serve', () => {
+  const example = (name: string) => join(__dirname, '..', '..', 'examples', 'faults', name);
+  let api: ServeServer;
+  let kubeconfig: string;
+
+  afterEach(() => api.close());
+
+  it('stale-cache-after-restart.yaml: the informer relists after the "restart" and goes back in time, then forward again', async () => {
+    kubeconfig = join(dir, 'restart.kubeconfig');
+    api = await serve({ db, writeKubeconfig: kubeconfig, faults: example('stale-cache-after-restart.yaml') });
+    const head = Number(api.status().headResourceVersion);
+    const informer = await startInformer(kubeconfig, 'default', { listResourceVersion: '0' });
+    try {
+      expect(await eventually(() => informer.events.filter((e) => e.startsWith('list')).length >= 2, 5000)).toBe(true);
+      expect(await eventually(() => JSON.stringify(informer.cache()) === JSON.stringify(finalCache))).toBe(true);
+    } finally {
+      await informer.stop();
+    }
+    const lists = informer.events.filter((e) => e.startsWith('list'));
+    expect(lists).toEqual([`list ${head}`, `list ${head - 5}`]);
+    const afterRelist = informer.events.slice(informer.events.indexOf(`list ${head - 5}`) + 1);
+    // Back in time: the stale list turns cm-01 … cm-05 into their older revisions …
+    const back = afterRelist.filter((e) => e.startsWith('update')).slice(0, 5);
+    expect(back.map((e) => e.split(' ')[1])).toEqual(['cm-01', 'cm-02', 'cm-03', 'cm-04', 'cm-05']);
+    expect(back.every((e) => Number(e.split(' ')[2]) < head - 5)).toBe(true);
+    // … then the watch from head - 5 brings each forward again.
+    const forward = afterRelist.filter((e) => e.startsWith('update')).slice(5);
+    expect(forward.map((e) => Number(e.split(' ')[2]))).toEqual([head - 4, head - 3, head - 2, head - 1, head]);
+    expect(api.faults.journal().map((e) => `${e.rule}: ${e.effect}`)).toEqual([
+      'apiserver-restart: armed watch-gone after 1000 ms',
+      `apiserver-restart: watch ended with ERROR 410 "too old resource version: ${head} (${head + 1})" after 1000 ms`,
+      'lagging-cache: reading 5 revisions behind head',
+    ]);
+  });
+
+  it('watch-410-storm.yaml: every watch breaks, the informer relists again and again and still holds the right state', async () => {
+    kubeconfig = join(dir, 'storm.kubeconfig');
+    api = await serve({ db, writeKubeconfig: kubeconfig, faults: example('watch-410-storm.yaml') });
+    const informer = await startInformer(kubeconfig, 'default');
+    try {
+      expect(await eventually(() => informer.events.filter((e) => e.startsWith('list')).length >= 3, 5000)).toBe(true);
+      expect(JSON.stringify(informer.cache())).toBe(JSON.stringify(finalCache));
+    } finally {
+      await informer.stop();
+    }
+    expect(api.faults.list()[0]!.applied).toBeGreaterThanOrEqual(2); // each relist after the first follows a broken watch
   });
 });
