@@ -70,12 +70,12 @@ describe('kubectl against the fake (plain HTTP)', () => {
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     const waitFor = async (re: RegExp) => {
-      for (let i = 0; i < 100 && !re.test(out); i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 300 && !re.test(out); i++) await new Promise((r) => setTimeout(r, 50));
       return re.test(out);
     };
     try {
       expect(await waitFor(/cm-05/)).toBe(true);
-      for (let i = 0; i < 50 && !api.requests.some((r) => r.url.includes('watch=true')); i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 300 && !api.requests.some((r) => r.url.includes('watch=true')); i++) await new Promise((r) => setTimeout(r, 50));
       api.create('configmaps', 'tx', { metadata: { name: 'watched' }, data: { a: '1', b: '2' } });
       expect(await waitFor(/^watched\s+2\s+/m)).toBe(true);
     } finally {
@@ -128,7 +128,7 @@ describe('@kubernetes/client-node informer', () => {
     informer.on('add', (o) => seen.push(`add ${o.metadata?.name}`));
     informer.on('error', () => seen.push('error'));
     const until = async (pred: () => boolean) => {
-      for (let i = 0; i < 100 && !pred(); i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 300 && !pred(); i++) await new Promise((r) => setTimeout(r, 50));
       expect(pred()).toBe(true);
     };
     await informer.start();

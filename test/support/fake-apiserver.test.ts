@@ -23,6 +23,10 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 const get = (path: string, headers: Record<string, string> = PROBE) => httpRequest(api.url + path, { headers });
+async function until(pred: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !pred(); i++) await new Promise((r) => setTimeout(r, 25));
+  expect(pred()).toBe(true);
+}
 
 describe('paging (a0–a2)', () => {
   test('limit=5 answers like a1, byte for byte apart from UIDs', async () => {
@@ -105,9 +109,14 @@ describe('invalid parameters (d6–d14)', () => {
 
   test('a get waiting for a future RV returns as soon as the store reaches it', async () => {
     const target = api.resourceVersion + 1;
+    api.setTooLargeResourceVersionWait(5000);
+    const started = Date.now();
     const pending = get(`/api/v1/namespaces/tx/configmaps/cm-30?resourceVersion=${target}`);
-    setTimeout(() => api.create('configmaps', 'tx', { metadata: { name: 'wake' } }), 50);
+    await until(() => api.requests.some((r) => r.url.endsWith(`cm-30?resourceVersion=${target}`)));
+    api.create('configmaps', 'tx', { metadata: { name: 'wake' } });
     expect((await pending).status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(4000);
+    api.setTooLargeResourceVersionWait(200);
     api.delete('configmaps', 'tx', 'wake');
   });
 });
@@ -181,18 +190,20 @@ describe('watch', () => {
   });
 
   test('RV unset → synthetic ADDED for the current state, then changes', async () => {
+    const before = api.requests.length;
     const got = collectWatch(`${api.url}/api/v1/namespaces/tx/configmaps?watch=true`, (e) => e.length >= 31);
-    setTimeout(() => api.patchData('configmaps', 'tx', 'cm-30', { k: 'x' }), 100);
+    await until(() => api.requests.slice(before).some((r) => r.url.endsWith('?watch=true'))); // logged once subscribed
+    api.patchData('configmaps', 'tx', 'cm-30', { k: 'x' });
     const { events } = await got;
     expect(events.slice(0, 30).every((e) => e.type === 'ADDED')).toBe(true);
     expect(events[30]).toMatchObject({ type: 'MODIFIED', object: { metadata: { name: 'cm-30' }, data: { k: 'x' } } });
   });
 
   test('label selectors turn a change out of the selection into DELETED', async () => {
+    const from = api.resourceVersion;
     api.create('configmaps', 'tx', { metadata: { name: 'sel', labels: { app: 'a' } } });
-    const got = collectWatch(`${api.url}/api/v1/namespaces/tx/configmaps?watch=1&labelSelector=app%20in%20(a)`, (e) => e.length >= 2);
-    setTimeout(() => api.patch('configmaps', 'tx', 'sel', { metadata: { labels: { app: 'b' } } }), 100);
-    const { events } = await got;
+    api.patch('configmaps', 'tx', 'sel', { metadata: { labels: { app: 'b' } } });
+    const { events } = await collectWatch(`${api.url}/api/v1/namespaces/tx/configmaps?watch=1&resourceVersion=${from}&labelSelector=app%20in%20(a)`, (e) => e.length >= 2);
     expect(events.map((e) => e.type)).toEqual(['ADDED', 'DELETED']);
     api.delete('configmaps', 'tx', 'sel');
   });

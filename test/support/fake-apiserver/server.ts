@@ -186,6 +186,11 @@ export class FakeApiserver {
     return open.length;
   }
 
+  /** Sets how long get/list wait for a future resourceVersion before the 504 (real apiserver: 3000). */
+  setTooLargeResourceVersionWait(ms: number): void {
+    this.settings.tooLargeWaitMs = ms;
+  }
+
   /** Sets the BOOKMARK interval for watches started from now on. */
   setBookmarkInterval(ms: number): void {
     this.settings.bookmarkIntervalMs = ms;
