@@ -85,7 +85,7 @@ export class Passthrough {
 
   private options(req: IncomingMessage, extra: ServerOptions): ServerOptions {
     const auth = this.upstream.authHeaders();
-    if (Object.keys(auth).length > 0) delete req.headers.authorization; // replaced, never forwarded
+    if (this.upstream.replacesCredentials) delete req.headers.authorization; // replaced, never forwarded
     return { target: this.upstream.target, headers: auth, ...extra };
   }
 

@@ -16,6 +16,8 @@ export interface Upstream {
   upgradeAgent: http.Agent;
   /** Headers that replace the client's credentials on every request (Authorization, Impersonate-*). */
   authHeaders(): Record<string, string>;
+  /** Kubeconfig mode: the client's own Authorization is never forwarded. With a bare URL it is passed through. */
+  replacesCredentials: boolean;
   /** Human description for logs and the `meta` table: `kubeconfig PATH context C → URL` or the URL. */
   description: string;
   close(): void;
@@ -50,6 +52,7 @@ function plainUpstream(url: string): Upstream {
     agent,
     upgradeAgent,
     authHeaders: () => ({}),
+    replacesCredentials: false,
     description: target.href,
     close: () => destroyAgents(agent, upgradeAgent),
   };
@@ -88,6 +91,7 @@ async function kubeconfigUpstream(path: string | undefined, context: string | un
     agent,
     upgradeAgent,
     authHeaders: () => auth.headers(),
+    replacesCredentials: true,
     description: `${where} context ${current} → ${target.href}`,
     close: () => destroyAgents(agent, upgradeAgent),
   };
