@@ -24,7 +24,7 @@ export function replayFaultHooks(faults: FaultInjector, inner?: ReplayHooks): Re
   return {
     async onRequest(ctx: RequestContext): Promise<boolean> {
       if (inner?.onRequest && (await inner.onRequest(ctx))) return true;
-      if (KUBETAPE_OWN_PATHS.has((ctx.req.url ?? '').split('?')[0]!)) return false;
+      if (faults.size === 0 || KUBETAPE_OWN_PATHS.has((ctx.req.url ?? '').split('?')[0]!)) return false;
       const plan = faults.plan(ctx.req);
       if (plan.rules.length === 0) return false;
       ctx.note({ faults: plan.rules });

@@ -28,6 +28,7 @@ export function serveFaultHooks(faults: FaultInjector, deps: ServeFaultDeps, inn
   return {
     async onRequest(ctx: ServeRequestContext): Promise<boolean> {
       if (inner.onRequest && (await inner.onRequest(ctx))) return true;
+      if (faults.size === 0) return false;
       const plan = faults.plan(ctx.req, { info: ctx.info, currentRv: () => String(deps.head()) });
       if (plan.rules.length === 0) return false;
       plans.set(ctx.req, plan);
