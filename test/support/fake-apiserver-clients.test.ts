@@ -107,6 +107,21 @@ describe('kubectl against the fake (plain HTTP)', () => {
   });
 });
 
+describe('kubectl versions picked by the dispatcher from /version', () => {
+  test.each(['v1.27.3', 'v1.33.0'])('%s: discovery (v2beta1 / v2) and get', async (gitVersion) => {
+    const api = await startFakeApiserver({ gitVersion });
+    try {
+      api.seedConfigMaps('tx', 2);
+      const r = await kubectl(api.kubeconfigPath, ['get', 'configmaps', '-n', 'tx', '-o', 'name']);
+      expect(r.out).toBe('configmap/cm-01\nconfigmap/cm-02\n');
+      const v = await kubectl(api.kubeconfigPath, ['version', '-o', 'json']);
+      expect(JSON.parse(v.out).clientVersion.gitVersion).toMatch(new RegExp(`^${gitVersion.split('.').slice(0, 2).join('\\.')}\\.`));
+    } finally {
+      await api.close();
+    }
+  });
+});
+
 describe('@kubernetes/client-node informer', () => {
   let api: FakeApiserver;
   beforeAll(async () => {

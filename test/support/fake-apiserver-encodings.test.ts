@@ -1,5 +1,6 @@
 /** Protobuf, Tables, gzip and write errors of the fake apiserver, against the reference transcripts. */
 import { gunzipSync } from 'node:zlib';
+import net from 'node:net';
 import { startFakeApiserver, decodeEnveloped, decodeWatchFrames, encodeEnveloped, encodeWatchFrame, PROTOBUF_MAGIC, type FakeApiserver } from './fake-apiserver';
 import { httpRequest } from './http-client';
 import { transcript } from './transcripts';
@@ -181,5 +182,49 @@ describe('writes', () => {
     const last = api.requests.at(-1)!;
     expect(last).toMatchObject({ method: 'GET', url: '/api/v1/namespaces/tx/configmaps?limit=1' });
     expect(last.headers['x-probe']).toBe('yes');
+  });
+});
+
+describe('discovery, all-namespaces lists, upgrades', () => {
+  test('legacy discovery documents and the aggregated form with its content type', async () => {
+    const v1 = jsonBody(await get('/api/v1', {}));
+    expect(Object.keys(v1)).toEqual(['kind', 'groupVersion', 'resources']);
+    expect(v1.resources.find((r: any) => r.name === 'configmaps')).toEqual({
+      name: 'configmaps', singularName: 'configmap', namespaced: true, kind: 'ConfigMap',
+      verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['cm'], storageVersionHash: 'qFsyl6wFWjQ=',
+    });
+    expect(v1.resources.map((r: any) => r.name)).toContain('pods/exec');
+    const group = jsonBody(await get('/apis/example.com/v1', {}));
+    expect(group).toMatchObject({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion: 'example.com/v1' });
+    const agg = await get('/apis', { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json' });
+    expect(agg.headers['content-type']).toBe('application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList');
+    expect(jsonBody(agg).items[0]).toMatchObject({ metadata: { name: 'example.com' }, versions: [{ version: 'v1', freshness: 'Current' }] });
+    const version = await get('/version', {});
+    expect(version.body.toString()).toMatch(/^\{\n  "major": "1",\n  "minor": "32",\n  "gitVersion": "v1.32.4",/);
+  });
+
+  test('/api/v1/configmaps pages across namespaces with namespace/name start keys', async () => {
+    const page = jsonBody(await get('/api/v1/configmaps?limit=2', {}));
+    expect(page.items.map((i: any) => `${i.metadata.namespace}/${i.metadata.name}`)).toEqual(['big/cm-01', 'big/cm-02']);
+    expect(Buffer.from(page.metadata.continue, 'base64url').toString()).toBe(`{"v":"meta.k8s.io/v1","rv":${page.metadata.resourceVersion},"start":"big/cm-02\\u0000"}`);
+    const next = jsonBody(await get(`/api/v1/configmaps?limit=100&continue=${page.metadata.continue}`, {}));
+    expect(next.items[0].metadata.name).toBe('cm-03');
+    expect(next.items.at(-1).metadata.namespace).toBe('tx');
+  });
+
+  test('SPDY/3.1 upgrades get the 101 a passthrough proxy must relay, then bytes echo', async () => {
+    api.create('pods', 'tx', { metadata: { name: 'sp' }, spec: { containers: [{ name: 'c', image: 'x' }] } });
+    const { port } = new URL(api.url);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    let got = '';
+    socket.on('data', (d) => {
+      got += d.toString('latin1');
+      if (got.includes('\r\n\r\n') && !got.includes('ping')) socket.write('ping');
+    });
+    socket.write('POST /api/v1/namespaces/tx/pods/sp/exec?command=sh&stdin=true HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\nX-Stream-Protocol-Version: v4.channel.k8s.io\r\nContent-Length: 0\r\n\r\n');
+    for (let i = 0; i < 100 && !got.endsWith('ping'); i++) await new Promise((r) => setTimeout(r, 20));
+    socket.destroy();
+    expect(got).toMatch(/^HTTP\/1.1 101 Switching Protocols\r\n/);
+    expect(got).toContain('Upgrade: SPDY/3.1\r\nX-Stream-Protocol-Version: v4.channel.k8s.io\r\n\r\nping');
   });
 });

@@ -176,7 +176,17 @@ export class FakeApiserver {
    * ~`sizeBytes` (JSON or protobuf as negotiated) as fast as the client drains them, then ends.
    */
   firehose(namespace: string, config: Partial<FirehoseConfig> & { events: number }): void {
-    this.settings.firehoses.set(namespace, { sizeBytes: 1024, eventsPerWrite: 1, ...config });
+    this.settings.firehoses.set(namespace, { events: config.events, sizeBytes: config.sizeBytes ?? 1024, eventsPerWrite: config.eventsPerWrite ?? 1 });
+  }
+
+  /**
+   * The brief's name for the firehose: makes namespace `namespace` (default `firehose`) stream `n` events and returns
+   * the watch path to request (JSON or protobuf as the client's Accept asks).
+   */
+  streamWatchEvents(n: number, opts: { sizeBytes?: number; namespace?: string; eventsPerWrite?: number } = {}): string {
+    const namespace = opts.namespace ?? 'firehose';
+    this.firehose(namespace, { events: n, sizeBytes: opts.sizeBytes, eventsPerWrite: opts.eventsPerWrite });
+    return `/api/v1/namespaces/${namespace}/configmaps?watch=1`;
   }
 
   /** Ends every open watch stream cleanly (as an apiserver does at a watch timeout or on shutdown); clients re-watch. */
