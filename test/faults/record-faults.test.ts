@@ -9,6 +9,7 @@ import { record, type RecordServer } from '../../src/proxy';
 import { openRecording } from '../../src/recording/open';
 import { CONTINUE_EXPIRED_MESSAGE } from '../../src/k8s/status';
 import type { FaultRuleDefinition, FaultsOption } from '../../src/faults';
+import { decodeWatchFrame, framerFor, PROTOBUF_WATCH_TYPE } from '../../src/wire';
 import { startFakeApiserver, type FakeApiserver } from '../support/fake-apiserver';
 import { eventually, kubectl, rawGet, sleep, startInformer } from './clients';
 
@@ -154,6 +155,31 @@ describe('record with faults', () => {
     } finally {
       file.close();
     }
+  });
+
+  it('watch-gone on a protobuf watch: the ERROR event is a protobuf frame after the upstream’s protobuf events', async () => {
+    const s = await startRecording([{ name: 'gone-pb', match: { verb: 'watch' }, action: { type: 'watch-gone', afterEvents: 1 } }]);
+    const watching = rawGet(s.rec.url, `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${fake.resourceVersion}`, {
+      Accept: 'application/vnd.kubernetes.protobuf;stream=watch',
+    });
+    await sleep(200);
+    fake.patchData('configmaps', 'default', 'cm-03', { k: 'pb' });
+    const res = await watching;
+    await s.rec.close();
+    expect(res.headers['content-type']).toBe(PROTOBUF_WATCH_TYPE);
+    const frames = framerFor(PROTOBUF_WATCH_TYPE).push(res.body);
+    const events = frames.map((f) => decodeWatchFrame(PROTOBUF_WATCH_TYPE, f));
+    expect(events.map((e) => e.type)).toEqual(['MODIFIED', 'ERROR']);
+    expect(events[0]!.object).toMatchObject({ name: 'cm-03', encoding: 'protobuf' });
+    expect(events[1]!.status).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: `too old resource version: ${events[0]!.object!.resourceVersion} (${Number(events[0]!.object!.resourceVersion) + 1})`,
+      reason: 'Expired',
+      code: 410,
+    });
   });
 
   it('reset after one watch event: the client has the event, then ECONNRESET; the exchange is recorded as reset', async () => {
