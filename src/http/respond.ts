@@ -13,7 +13,8 @@ export function sendJson(res: ServerResponse, code: number, body: unknown, heade
     res.destroy();
     return;
   }
-  const text = JSON.stringify(body);
+  // The apiserver's JSON encoder ends every body with a newline; Content-Length counts it.
+  const text = `${JSON.stringify(body)}\n`;
   res.writeHead(code, {
     'Cache-Control': 'no-cache, private',
     'Content-Type': 'application/json',
