@@ -25,7 +25,7 @@ const RECORDER_BLOCKED = 2;
  */
 export class Passthrough {
   private readonly proxy: ProxyServer;
-  private readonly taps = new WeakMap<IncomingMessage, { tap: ExchangeTap; info: RequestInfo; plan?: FaultPlan }>();
+  private readonly taps = new WeakMap<IncomingMessage, { tap: ExchangeTap; info: RequestInfo; plan?: FaultPlan; socket?: Duplex }>();
   /** Upgraded connections leave the HTTP server's bookkeeping; closing the proxy ends them here. */
   private readonly upgraded = new Set<Duplex>();
 
@@ -60,12 +60,15 @@ export class Passthrough {
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const info = requestInfo(req.method ?? 'GET', req.url ?? '/');
     const tap = new ExchangeTap(this.queue, req);
-    this.taps.set(req, { tap, info });
+    this.taps.set(req, { tap, info, socket });
     this.upgraded.add(socket);
     socket.on('close', () => {
       this.upgraded.delete(socket);
       tap.finish('complete');
     });
+    // Clients do not half-close exec/attach/port-forward streams: their FIN ends the session, both ways
+    // (the HTTP server's sockets allow half-open connections, which would otherwise linger).
+    socket.on('end', () => socket.destroy());
     this.proxy.ws(req, socket, head, this.options(req, { agent: this.upstream.upgradeAgent }), (err) => {
       const status = this.unavailable(err);
       tap.fail('error', status.message);
@@ -136,7 +139,12 @@ export class Passthrough {
     const entry = this.taps.get(req);
     if (!entry) return;
     const { tap } = entry;
-    proxyReq.on('upgrade', (proxyRes: IncomingMessage) => tap.response(proxyRes.statusCode ?? 101, proxyRes.rawHeaders, { streamed: false, upgrade: true }));
+    proxyReq.on('upgrade', (proxyRes: IncomingMessage, proxySocket: Duplex) => {
+      tap.response(proxyRes.statusCode ?? 101, proxyRes.rawHeaders, { streamed: false, upgrade: true });
+      proxySocket.on('end', () => proxySocket.destroy()); // the upstream's FIN ends the session too
+      const client = entry.socket;
+      client?.once('close', () => proxySocket.destroy());
+    });
     proxyReq.on('response', (proxyRes: IncomingMessage) => {
       tap.response(proxyRes.statusCode ?? 502, proxyRes.rawHeaders, { streamed: false });
       proxyRes.on('data', (chunk: Buffer) => tap.responseData(chunk));
