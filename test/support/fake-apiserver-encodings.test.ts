@@ -80,6 +80,15 @@ describe('protobuf', () => {
     ]);
   });
 
+  test('errors are protobuf Status for clients that prefer protobuf', async () => {
+    const res = await get('/api/v1/namespaces/tx/configmaps/missing', { Accept: CLIENT_GO_PROTOBUF });
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toBe('application/vnd.kubernetes.protobuf');
+    const { kind, object } = decodeEnveloped(res.body);
+    expect(kind).toBe('Status');
+    expect(object).toMatchObject({ status: 'Failure', message: 'configmaps "missing" not found', reason: 'NotFound', code: 404, details: { name: 'missing', kind: 'configmaps' } });
+  });
+
   test('types without a protobuf schema fall back to JSON, or 406 when only protobuf is acceptable', async () => {
     api.create('widgets', 'tx', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1' }, spec: { size: 1 } });
     const fallback = await get('/apis/example.com/v1/namespaces/tx/widgets', { Accept: CLIENT_GO_PROTOBUF });

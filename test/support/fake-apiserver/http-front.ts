@@ -14,6 +14,15 @@ import { serveResource } from './rest';
 import { handleUpgrade } from './upgrade';
 import { sendError, sendInternal, sendText, wantsPretty } from './respond';
 import { ApiError, pathNotFound, unauthorized } from './status';
+import { negotiate } from './negotiate';
+
+function prefersProtobuf(accept: string | undefined): boolean {
+  try {
+    return negotiate(accept, { protobuf: true, watch: false }).kind === 'protobuf';
+  } catch {
+    return false;
+  }
+}
 
 export interface RecordedRequest {
   method: string;
@@ -79,6 +88,7 @@ export class HttpFront {
     this.record(req);
     const url = new URL(req.url ?? '/', 'http://fake');
     const ctx: Ctx = { req, res, url, query: url.searchParams, pretty: wantsPretty(req, url.searchParams), store: this.o.store, settings: this.o.settings };
+    let protobufErrors = false;
     try {
       if (['/healthz', '/livez', '/readyz'].includes(url.pathname)) return sendText(req, res, 200, 'ok');
       if (url.pathname !== '/version' && !this.authenticated(req)) throw unauthorized();
@@ -89,9 +99,10 @@ export class HttpFront {
         return sendText(req, res, 404, '404 page not found\n');
       }
       if (routed.watchPath) url.searchParams.set('watch', 'true');
+      protobufErrors = routed.def.protobuf && prefersProtobuf(req.headers.accept);
       await serveResource(ctx, routed, this.o.writer);
     } catch (e) {
-      if (e instanceof ApiError) sendError(req, res, e, ctx.pretty);
+      if (e instanceof ApiError) sendError(req, res, e, ctx.pretty, protobufErrors);
       else sendInternal(req, res, e);
     }
   }

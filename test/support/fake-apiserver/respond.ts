@@ -8,6 +8,7 @@ import { gzipSync } from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, statusBody, NOT_ACCEPTABLE_MESSAGE } from './status';
 import { goJson } from './objects';
+import { encodeEnveloped } from './protobuf';
 
 export const FLOWSCHEMA_UID = '0d6d7c30-07bb-4866-adc6-4e2814b1d580';
 export const PRIORITYLEVEL_UID = 'a9e93d4c-668c-49b8-89cb-53e2f6aa2c77';
@@ -80,10 +81,15 @@ export function sendJson(req: IncomingMessage, res: ServerResponse, code: number
   sendBytes(req, res, code, jsonBytes(value, pretty), contentType, extra);
 }
 
-export function sendError(req: IncomingMessage, res: ServerResponse, err: ApiError, pretty: boolean): void {
+/** A Status in the negotiated form: protobuf for clients that prefer it (client-go), else JSON. */
+export function sendError(req: IncomingMessage, res: ServerResponse, err: ApiError, pretty: boolean, protobuf = false): void {
   // The apiserver has no serializer to honour for a 406 and falls back to indented JSON.
-  const indent = pretty || err.status.message === NOT_ACCEPTABLE_MESSAGE;
-  sendJson(req, res, err.status.code, err.status, indent, err.headers);
+  const notAcceptable = err.status.message === NOT_ACCEPTABLE_MESSAGE;
+  if (protobuf && !notAcceptable) {
+    sendBytes(req, res, err.status.code, encodeEnveloped('v1', 'Status', err.status), 'application/vnd.kubernetes.protobuf', err.headers);
+    return;
+  }
+  sendJson(req, res, err.status.code, err.status, pretty || notAcceptable, err.headers);
 }
 
 export function sendInternal(req: IncomingMessage, res: ServerResponse, error: unknown): void {

@@ -98,10 +98,9 @@ export async function serveResource(ctx: Ctx, r: ResourceRequest, writer: Object
   if (method === 'DELETE' && !r.name) {
     const filter = filterOf(ctx);
     const deleted = ctx.store.stateAt(def.resource, ctx.store.head, ns).map((e) => e.object).filter((o) => !filter || filter(o));
-    const items = deleted.map((o) => writer.remove(def, o.metadata.namespace, o.metadata.name));
+    for (const o of deleted) writer.remove(def, o.metadata.namespace, o.metadata.name);
     const target = negotiate(ctx.req.headers.accept, { protobuf: def.protobuf, watch: false });
-    const objects = items.filter((i) => i.kind !== 'Status').concat(deleted.filter((_, k) => items[k].kind === 'Status'));
-    const { body, contentType } = encodeList(def, target, { resourceVersion: ctx.store.head, items: objects }, encodeOptions(ctx));
+    const { body, contentType } = encodeList(def, target, { resourceVersion: ctx.store.head, items: deleted }, encodeOptions(ctx));
     return sendBytes(ctx.req, ctx.res, 200, body, contentType);
   }
   throw methodNotSupported(def.resource, def.group, method.toLowerCase());
