@@ -10,6 +10,8 @@ export interface RecordedResponse {
   /** null: no response head was received; the client saw the connection fail. */
   status: number | null;
   headers: [string, string][];
+  /** `headers` as sent: flat `[name, value, …]` without hop-by-hop ones (playback.ts fills it on first use). */
+  sendHeaders?: string[];
   /** The whole body as on the wire; null when streamed (see frames) or empty. */
   body: Buffer | null;
   streamed: boolean;
@@ -41,8 +43,16 @@ interface ResponseRow {
   duration_ms: number | null;
 }
 
-/** Reads responses, frames and requests of a recording by exchange id: primary-key lookups only. */
+/** Whole responses up to this size are kept after their first use (a client repeating a GET). */
+const CACHE_BODY_BYTES = 64 * 1024;
+const CACHE_ENTRIES = 4096;
+
+/**
+ * Reads responses, frames and requests of a recording by exchange id: primary-key lookups only.
+ * Recently served small responses are kept (least recently used dropped first).
+ */
 export class ExchangeStore {
+  private readonly cache = new Map<number, RecordedResponse>();
   private readonly response: Statement<[number], ResponseRow>;
   private readonly frames: Statement<[number, number, number], [number, number, Buffer]>;
   private readonly request: Statement<[number], { method: string; url: string; request_headers: string; request_body: Buffer | null }>;
@@ -56,6 +66,21 @@ export class ExchangeStore {
   }
 
   responseOf(id: number): RecordedResponse | undefined {
+    const cached = this.cache.get(id);
+    if (cached) {
+      this.cache.delete(id);
+      this.cache.set(id, cached);
+      return cached;
+    }
+    const response = this.read(id);
+    if (response && !response.streamed && (response.body?.length ?? 0) <= CACHE_BODY_BYTES) {
+      if (this.cache.size >= CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(id, response);
+    }
+    return response;
+  }
+
+  private read(id: number): RecordedResponse | undefined {
     const row = this.response.get(id);
     if (!row) return undefined;
     return {

@@ -18,6 +18,7 @@ import { openRecording } from '../recording/open';
 import { ExchangeStore } from './exchange-store';
 import { ExchangeIndex } from './index-exchanges';
 import { Journal, summaryLine, type JournalEntry, type ReplaySummary } from './journal';
+import type { ReplayHooks } from './hooks';
 import type { MissForwarder } from './miss-forwarder';
 import { startMissProxy } from './miss-proxy';
 import { DEFAULT_IGNORED_PARAMS, ON_MISS, type ReplayOptions } from './options';
@@ -74,7 +75,11 @@ export async function replay(options: ReplayOptions): Promise<ReplayServer> {
   const journal = new Journal();
   const admin = new AdminApi();
   faults.mount(admin);
-  const hooks = replayFaultHooks(faults, options.hooks);
+  const faultHooks = replayFaultHooks(faults, options.hooks);
+  // Planning costs a URL parse per request: skip it while there are no rules (nor hooks of the caller's).
+  const hooks: ReplayHooks = options.hooks
+    ? faultHooks
+    : { onRequest: (ctx) => (faults.size === 0 ? false : faultHooks.onRequest!(ctx)), onFrame: faultHooks.onFrame };
   const handler = new ReplayHandler({ index, store: new ExchangeStore(db), keyOptions: keys, speed, journal, admin, log, hooks, forwarder });
   const summary = () => journal.summary(index.size, handler.cursor.used.size);
   admin.add('GET', 'journal', () => ({ summary: summary(), entries: journal.list() }));

@@ -51,12 +51,17 @@ export class Journal {
   private readonly ring: JournalEntry[] = [];
   private next = 0;
   private total = 0;
+  /** Arrival times, formatted only when the journal is read (a Date per request costs more than the rest of the entry). */
+  private readonly times = new WeakMap<JournalEntry, number>();
   private readonly counts: Record<JournalOutcome, number> = { matched: 0, missed: 0, proxied: 0, answered: 0 };
 
   constructor(private readonly limit = 100_000) {}
 
   add(entry: NewEntry): JournalEntry {
-    const full = { seq: ++this.total, at: new Date().toISOString(), ...entry } as JournalEntry;
+    const full = entry as JournalEntry; // taken over, not copied: one object per request
+    full.seq = ++this.total;
+    full.at = '';
+    this.times.set(full, Date.now());
     this.counts[entry.outcome]++;
     if (this.ring.length < this.limit) {
       this.ring.push(full);
@@ -75,7 +80,9 @@ export class Journal {
   }
 
   list(): JournalEntry[] {
-    return [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
+    const entries = [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
+    for (const e of entries) if (!e.at) e.at = new Date(this.times.get(e) ?? 0).toISOString();
+    return entries;
   }
 
   summary(recorded: number, used: number): ReplaySummary {

@@ -32,13 +32,16 @@ export function playback(ctx: PlaybackContext): Promise<void> {
 
 async function playWhole({ req, res, recorded }: PlaybackContext): Promise<void> {
   const body = recorded.body ?? EMPTY;
-  const head = replayedHeaders(recorded.headers);
   const complete = recorded.outcome === 'complete';
+  let head: string[];
   if (req.method === 'HEAD') {
+    head = replayedHeaders(recorded.headers);
     const length = recorded.headers.find(([n]) => n.toLowerCase() === 'content-length');
     if (length) head.push(length[0], length[1]);
   } else if (complete && hasBody(recorded.status!)) {
-    head.push('Content-Length', String(body.length));
+    head = recorded.sendHeaders ??= [...replayedHeaders(recorded.headers), 'Content-Length', String(body.length)];
+  } else {
+    head = replayedHeaders(recorded.headers);
   }
   res.writeHead(recorded.status!, head);
   if (complete) {

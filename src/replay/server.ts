@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AdminApi } from '../http/admin';
+import { ADMIN_PREFIX, type AdminApi } from '../http/admin';
 import { answerHealth } from '../http/health';
 import { readBody, sendStatus } from '../http/respond';
 import { requestInfo } from '../k8s/request-info';
@@ -42,7 +42,7 @@ export class ReplayHandler {
   }
 
   handle(req: IncomingMessage, res: ServerResponse): void {
-    if (this.deps.admin.handle(req, res)) return;
+    if (req.url?.startsWith(ADMIN_PREFIX) && this.deps.admin.handle(req, res)) return;
     this.answer(req, res).catch((err: Error) => {
       this.deps.log.error({ err, method: req.method, url: req.url }, 'replay failed');
       if (!res.headersSent) sendStatus(res, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: err.message, code: 500 });
@@ -59,7 +59,8 @@ export class ReplayHandler {
     const ctx: RequestContext = { req, res, body, note: (fields) => Object.assign(entry ?? notes, fields) };
     const { hooks, journal } = this.deps;
 
-    if (hooks?.onRequest && (await hooks.onRequest(ctx))) {
+    const hooked = hooks?.onRequest?.(ctx);
+    if (hooked === true || (hooked instanceof Promise && (await hooked))) {
       entry = journal.add({ method, url, outcome: 'answered', answeredBy: 'hook', status: res.statusCode, ...notes });
       return;
     }
