@@ -173,6 +173,21 @@ describe('compaction (b0–b2, c2, d15–d17)', () => {
   });
 });
 
+describe('etcd compaction inside the watch cache window (c1)', () => {
+  test('a watch from below the etcd compaction still replays while the cache holds it; an Exact list there is 410', async () => {
+    const from = api.resourceVersion;
+    api.patchData('configmaps', 'tx', 'cm-04', { k: 'c1' });
+    api.compact(undefined, { watchCache: false });
+    expect(api.compactedResourceVersion).toBeGreaterThan(from);
+    const { events } = await collectWatch(`${api.url}/api/v1/namespaces/tx/configmaps?watch=1&resourceVersion=${from}`, (e) => e.length >= 1);
+    expect(events[0]).toMatchObject({ type: 'MODIFIED', object: { metadata: { name: 'cm-04' }, data: { k: 'c1' } } });
+    expect((await get(`/api/v1/namespaces/tx/configmaps?resourceVersion=${from}&resourceVersionMatch=Exact`)).status).toBe(410);
+    api.evictWatchCache();
+    const gone = await collectWatch(`${api.url}/api/v1/namespaces/tx/configmaps?watch=1&resourceVersion=${from}`, (e) => e.length >= 1);
+    expect(gone.events[0].object.message).toBe(`too old resource version: ${from} (${api.resourceVersion})`);
+  });
+});
+
 describe('watch', () => {
   test('JSON: one event per chunk, compact JSON + newline, a zero chunk at timeoutSeconds (i1)', async () => {
     const from = api.resourceVersion;

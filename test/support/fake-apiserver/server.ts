@@ -166,9 +166,18 @@ export class FakeApiserver {
     return out;
   }
 
-  /** Compacts history below `rv` (default head): older continue tokens → 410, older watches → ERROR 410. */
-  compact(rv?: number): void {
-    this.store.compact(rv);
+  /**
+   * Compacts history below `rv` (default head): older continue tokens → 410, Exact/limit lists there → 410.
+   * With `watchCache: false` the watch cache keeps its window (watches from older RVs still work, like c1);
+   * by default it is evicted too (watches from below → ERROR 410 "too old resource version").
+   */
+  compact(rv?: number, opts: { watchCache?: boolean } = {}): void {
+    this.store.compact(rv, opts.watchCache ?? true);
+  }
+
+  /** Evicts the watch cache window below `rv` (default head) without compacting etcd. */
+  evictWatchCache(rv?: number): void {
+    this.store.evictWatchCache(rv);
   }
 
   /**

@@ -1,7 +1,7 @@
 /**
  * An etcd-like MVCC store: one global integer revision, every key's revisions kept until compaction,
- * an append-only event log for watches. Invariants: `log` is sorted by rv and holds every event with
- * rv > compactedRv; each key's `revisions` is sorted by rv and has its state at any rv >= compactedRv.
+ * an append-only event log for watches (the watch cache's window). Invariants: `log` is sorted by rv and holds
+ * every event with rv > watchFloor; each key's `revisions` is sorted by rv and has its state at any rv >= compactedRv.
  */
 import type { KObject } from './objects';
 
@@ -35,8 +35,10 @@ export const keyOf = (namespace: string, name: string) => (namespace ? `${namesp
 export class FakeStore {
   /** Latest revision handed out (etcd's header revision). */
   head: number;
-  /** Reads and watches from an rv below this are too old. */
+  /** etcd's compaction: exact reads and continue tokens below this are too old. */
   compactedRv = 0;
+  /** The watch cache's window: watches from an rv below this are too old. */
+  watchFloor = 0;
   private readonly keys = new Map<string, Map<string, Revision[]>>();
   private readonly latestByResource = new Map<string, number>();
   private readonly log: StoreEvent[] = [];
@@ -116,20 +118,29 @@ export class FakeStore {
     return first;
   }
 
-  /** Forgets history below `rv` (default: head), like `etcdctl compact`. */
-  compact(rv = this.head): void {
-    if (rv <= this.compactedRv) return;
-    this.compactedRv = Math.min(rv, this.head);
-    const cut = this.log.findIndex((e) => e.rv > this.compactedRv);
-    this.log.splice(0, cut === -1 ? this.log.length : cut);
+  /** Forgets history below `rv` (default: head), like `etcdctl compact`; the watch cache window follows unless told not to. */
+  compact(rv = this.head, watchCache = true): void {
+    const to = Math.min(rv, this.head);
+    if (watchCache) this.evictWatchCache(to);
+    if (to <= this.compactedRv) return;
+    this.compactedRv = to;
     for (const perResource of this.keys.values()) {
       for (const [key, revisions] of perResource) {
-        const firstKept = revisions.findIndex((r) => r.rv > this.compactedRv);
+        const firstKept = revisions.findIndex((r) => r.rv > to);
         const keepFrom = firstKept === -1 ? revisions.length - 1 : Math.max(0, firstKept - 1);
         revisions.splice(0, keepFrom);
-        if (revisions.length === 1 && revisions[0].object === null && revisions[0].rv <= this.compactedRv) perResource.delete(key);
+        if (revisions.length === 1 && revisions[0].object === null && revisions[0].rv <= to) perResource.delete(key);
       }
     }
+  }
+
+  /** Drops watch-cache events up to `rv`: watches from below it get the ERROR 410. */
+  evictWatchCache(rv = this.head): void {
+    const to = Math.min(rv, this.head);
+    if (to <= this.watchFloor) return;
+    this.watchFloor = to;
+    const cut = this.log.findIndex((e) => e.rv > to);
+    this.log.splice(0, cut === -1 ? this.log.length : cut);
   }
 }
 

@@ -36,8 +36,8 @@ export async function serveWatch(ctx: Ctx, r: ResourceRequest, filter: Predicate
   const inScope = (e: StoreEvent) => e.resource === r.def.resource && (!r.namespace || e.namespace === r.namespace) && (!r.name || e.object.metadata?.name === r.name);
   const matches = (o: KObject | undefined) => !!o && (!filter || filter(o));
 
-  if (startRv !== undefined && startRv < store.compactedRv) {
-    send('ERROR', watchTooOld(startRv, store.compactedRv));
+  if (startRv !== undefined && startRv < store.watchFloor) {
+    send('ERROR', watchTooOld(startRv, store.watchFloor));
     res.end();
     return;
   }
