@@ -3,8 +3,8 @@ import https from 'node:https';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import type { KubeConfig } from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
 import { UsageError } from '../cli/errors';
+import { KubeconfigCredentials, tokenFileOf } from './upstream-credentials';
 
 /** Where requests go and with which credentials: the kubeconfig's cluster and user, or a bare URL. */
 export interface Upstream {
@@ -32,8 +32,6 @@ export interface UpstreamOptions {
   context?: string;
 }
 
-/** Credentials from exec plugins and token files are re-read this often (client-node caches them itself). */
-const AUTH_REFRESH_MS = 1000;
 
 /** Resolves the upstream. A wrong kubeconfig, context or URL is a UsageError (exit 2). */
 export async function resolveUpstream(options: UpstreamOptions): Promise<Upstream> {
@@ -83,75 +81,18 @@ async function kubeconfigUpstream(path: string | undefined, context: string | un
   if (!cluster?.server) throw new UsageError(`${where}: context "${current}" has no cluster with a server URL`);
   const target = parseServerUrl(cluster.server, `${where}: cluster "${cluster.name}" server`);
 
-  const first = await applyKubeconfig(kc, where);
+  const credentials = new KubeconfigCredentials(kc, where, tokenFileOf(files, kc.getCurrentUser()?.name));
+  const first = await credentials.start();
   const { agent, upgradeAgent } = agentsFor(target, first.tls);
-  const auth = new CachedAuth(kc, first.headers, where);
   return {
     target,
     agent,
     upgradeAgent,
-    authHeaders: () => auth.headers(),
+    authHeaders: () => credentials.headers(),
     replacesCredentials: true,
     description: `${where} context ${current} → ${target.href}`,
     close: () => destroyAgents(agent, upgradeAgent),
   };
-}
-
-interface AppliedConfig {
-  tls: https.AgentOptions;
-  headers: Record<string, string>;
-}
-
-/** Runs client-node's own credential logic (CA, token, token file, client certificate, exec plugin). */
-async function applyKubeconfig(kc: KubeConfig, where: string): Promise<AppliedConfig> {
-  const opts: https.RequestOptions = { headers: {} };
-  try {
-    await kc.applyToHTTPSOptions(opts);
-  } catch (err) {
-    // client-node refuses to build an agent for http:// servers, after it has filled `opts`; we build our own.
-    if (!/HTTP protocol is not allowed/.test(String((err as Error).message))) {
-      throw new UsageError(`${where}: credentials: ${oneLine(err)}`);
-    }
-  }
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(opts.headers ?? {})) if (v !== undefined) headers[k] = String(v);
-  if (opts.auth) headers.Authorization = `Basic ${Buffer.from(opts.auth).toString('base64')}`;
-  const tls: https.AgentOptions = {};
-  if (opts.ca) tls.ca = opts.ca;
-  if (opts.cert) tls.cert = opts.cert;
-  if (opts.key) tls.key = opts.key;
-  if (opts.pfx) tls.pfx = opts.pfx;
-  if (opts.passphrase) tls.passphrase = opts.passphrase;
-  if (opts.servername) tls.servername = opts.servername;
-  if (opts.rejectUnauthorized === false) tls.rejectUnauthorized = false;
-  return { tls, headers };
-}
-
-/** Serves credentials synchronously from a cache refreshed in the background (exec tokens expire, token files rotate). */
-class CachedAuth {
-  private current: Record<string, string>;
-  private fetchedAt = Date.now();
-  private refreshing = false;
-
-  constructor(private readonly kc: KubeConfig, initial: Record<string, string>, private readonly where: string) {
-    this.current = initial;
-  }
-
-  headers(): Record<string, string> {
-    if (!this.refreshing && Date.now() - this.fetchedAt > AUTH_REFRESH_MS) {
-      this.refreshing = true;
-      applyKubeconfig(this.kc, this.where)
-        .then((applied) => {
-          this.current = applied.headers;
-        })
-        .catch(() => undefined) // keep the last good credentials; the upstream answers 401 if they are stale
-        .finally(() => {
-          this.fetchedAt = Date.now();
-          this.refreshing = false;
-        });
-    }
-    return this.current;
-  }
 }
 
 function agentsFor(target: URL, tls: https.AgentOptions): { agent: http.Agent; upgradeAgent: http.Agent } {
