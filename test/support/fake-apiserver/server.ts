@@ -86,7 +86,8 @@ export class FakeApiserver {
     });
     const { port } = this.front.server.address() as AddressInfo;
     this.url = `${this.options.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
-    this.kubeconfigPath = this.writeKubeconfig(join(this.dir, 'kubeconfig'));
+    const certOnly = !!this.options.clientCA && this.tokens.length === 0;
+    this.kubeconfigPath = this.writeKubeconfig(join(this.dir, 'kubeconfig'), { clientCert: certOnly });
     return this;
   }
 
