@@ -1,5 +1,4 @@
 import http from 'node:http';
-import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { FaultInjector, type FaultsOption } from '../faults';
 import { AdminApi } from '../http/admin';
 import { writeKubeconfig } from '../http/kubeconfig';
@@ -95,9 +94,9 @@ export async function record(options: RecordOptions): Promise<RecordServer> {
     flush: () => queue.flush(),
     close: () =>
       (closing ??= (async () => {
-        passthrough.closeUpgrades();
+        const ended = passthrough.shutdown();
         await closeServer(server);
-        await nextMacrotask(); // let the closed responses record their end
+        await ended;
         upstream.close();
         const stats = await queue.close();
         log.info({ ...stats }, 'recording closed');

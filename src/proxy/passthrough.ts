@@ -28,6 +28,10 @@ export class Passthrough {
   private readonly taps = new WeakMap<IncomingMessage, { tap: ExchangeTap; info: RequestInfo; plan?: FaultPlan; socket?: Duplex }>();
   /** Upgraded connections leave the HTTP server's bookkeeping; closing the proxy ends them here. */
   private readonly upgraded = new Set<Duplex>();
+  private closing = false;
+  /** Responses not yet closed, and who waits for there to be none. */
+  private readonly live = new Set<ServerResponse>();
+  private drained: (() => void) | undefined;
 
   constructor(private readonly upstream: Upstream, private readonly queue: RecordingQueue, private readonly log: Logger, private readonly faults?: FaultInjector) {
     this.proxy = createProxyServer({ changeOrigin: true, xfwd: false });
@@ -54,7 +58,13 @@ export class Passthrough {
   private forward(req: IncomingMessage, res: ServerResponse, tap: ExchangeTap): void {
     this.proxy.web(req, res, this.options(req, { selfHandleResponse: true, agent: this.upstream.agent }), (err) => this.failed(err, req, res, tap));
     req.on('data', (chunk: Buffer) => tap.requestData(chunk));
-    res.on('close', () => tap.finish(res.writableFinished ? 'complete' : 'aborted', res.writableFinished ? undefined : 'client disconnected'));
+    this.live.add(res);
+    res.on('close', () => {
+      if (res.writableFinished) tap.finish('complete');
+      else tap.finish('aborted', this.closing ? 'the recorder shut down' : 'client disconnected');
+      this.live.delete(res);
+      if (this.live.size === 0) this.drained?.();
+    });
   }
 
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
@@ -64,7 +74,8 @@ export class Passthrough {
     this.upgraded.add(socket);
     socket.on('close', () => {
       this.upgraded.delete(socket);
-      tap.finish('complete');
+      if (this.closing) tap.finish('aborted', 'the recorder shut down');
+      else tap.finish('complete');
     });
     // Clients do not half-close exec/attach/port-forward streams: their FIN ends the session, both ways
     // (the HTTP server's sockets allow half-open connections, which would otherwise linger).
@@ -82,8 +93,13 @@ export class Passthrough {
     });
   }
 
-  closeUpgrades(): void {
+  /** Shutting down: exchanges still open (watches, upgrades) end as aborted by the recorder; resolves once each has recorded its end. */
+  shutdown(): Promise<void> {
+    this.closing = true;
     for (const socket of this.upgraded) socket.destroy();
+    const done = this.live.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (this.drained = resolve));
+    for (const res of this.live) res.destroy();
+    return done;
   }
 
   private options(req: IncomingMessage, extra: ServerOptions): ServerOptions {

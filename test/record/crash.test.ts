@@ -1,0 +1,96 @@
+/**
+ * The CLI process: `kill -9` during a busy watch leaves a sound file holding every event up to the
+ * last commit; SIGTERM ends open exchanges, writes everything and closes the file cleanly.
+ * Needs the built CLI (`npm run build`; `npm test` builds first).
+ */
+import http from 'node:http';
+import { existsSync } from 'node:fs';
+import { startFakeApiserver, type FakeApiserver } from '../support/fake-apiserver';
+import { openRecording } from '../../src/recording/open';
+import { cli, eventually, kubectl, openDb, rows, sleep, spawnRecorder, tempDir } from './support';
+
+const tmp = tempDir();
+let api: FakeApiserver;
+beforeAll(async () => {
+  api = await startFakeApiserver();
+  api.seedConfigMaps('tx', 3);
+  api.firehose('fh', { events: 1_000_000, sizeBytes: 1024 });
+});
+afterAll(async () => {
+  await api.close();
+  tmp.remove();
+});
+
+test('kill -9 during a busy watch: integrity ok, every event up to the last commit is in the file', async () => {
+  const db = tmp.path('killed.db');
+  const rec = await spawnRecorder(['--db', db, '--kubeconfig', api.kubeconfigPath]);
+  let received = 0;
+  const client = http.get(`${rec.url}/api/v1/namespaces/fh/configmaps?watch=1`, (res) => {
+    res.on('data', (chunk: Buffer) => {
+      for (let at = chunk.indexOf(10); at >= 0; at = chunk.indexOf(10, at + 1)) received++;
+    });
+    res.on('error', () => undefined);
+  });
+  client.on('error', () => undefined);
+
+  const committed = () => {
+    const d = openDb(db);
+    try {
+      return (d.prepare('SELECT count(*) AS n FROM frames').get() as { n: number }).n;
+    } finally {
+      d.close();
+    }
+  };
+  expect(await eventually(() => existsSync(db) && received > 20_000 && committed() > 10_000, 20_000)).toBe(true);
+  const before = committed(); // what a reader could see: committed by the writer
+  rec.child.kill('SIGKILL');
+  await new Promise((r) => rec.child.once('exit', r));
+  client.destroy();
+  expect(received).toBeLessThan(1_000_000); // it really was mid-stream
+
+  const d = openRecording(db); // recovers the WAL; throws if this were not a sound recording
+  try {
+    expect(d.pragma('integrity_check', { simple: true })).toBe('ok');
+    const [ex] = d.prepare("SELECT * FROM exchanges WHERE verb = 'watch'").all() as any[];
+    expect(ex.outcome).toBe('open'); // it never ended
+    const frames = (d.prepare('SELECT count(*) AS n, max(seq) AS last FROM frames WHERE exchange_id = ?').get(ex.id) as any);
+    expect(frames.n).toBeGreaterThanOrEqual(before);
+    expect(frames.last).toBe(frames.n - 1); // no gap
+    expect(frames.n).toBeLessThanOrEqual(received + 1000); // not more than arrived (one chunk at most)
+    const observed = (d.prepare('SELECT count(*) AS n FROM observations WHERE exchange_id = ?').get(ex.id) as any).n;
+    expect(observed).toBe(frames.n); // frames and their objects are committed together
+    const watch = d.prepare('SELECT events, first_rv, last_rv FROM watches WHERE exchange_id = ?').get(ex.id) as any;
+    expect(watch.events).toBe(frames.n);
+  } finally {
+    d.close();
+  }
+  const inspected = await cli(['inspect', '--db', db, '--json']);
+  expect(inspected.code).toBe(0);
+  expect(JSON.parse(inspected.stdout).watches[0].ended).toBeNull();
+});
+
+test('SIGTERM: open exchanges end as aborted by the recorder, everything is written, the file is closed cleanly', async () => {
+  const db = tmp.path('stopped.db');
+  const kubeconfig = tmp.path('stopped.kubeconfig');
+  const rec = await spawnRecorder(['--db', db, '--kubeconfig', api.kubeconfigPath, '--write-kubeconfig', kubeconfig]);
+  expect((await kubectl(kubeconfig, tmp.path('cache'), ['get', 'configmaps', '-n', 'tx', '-o', 'name'])).stdout).toBe('configmap/cm-01\nconfigmap/cm-02\nconfigmap/cm-03\n');
+  const watchEnded = new Promise<void>((resolve) => {
+    http.get(`${rec.url}/api/v1/namespaces/tx/configmaps?watch=1&resourceVersion=${api.resourceVersion}`, (res) => {
+      res.on('data', () => undefined);
+      res.on('close', resolve);
+    }).on('error', () => resolve());
+  });
+  await eventually(() => api.requests.some((r) => r.url.startsWith('/api/v1/namespaces/tx/configmaps?watch=1')));
+  api.create('configmaps', 'tx', { metadata: { name: 'late' } });
+  await sleep(200);
+  const exit = new Promise<number | null>((resolve) => rec.child.once('exit', resolve));
+  rec.child.kill('SIGTERM');
+  expect(await exit).toBe(0);
+  await watchEnded;
+  expect(existsSync(`${db}-wal`)).toBe(false); // checkpointed and closed
+  const exchanges = rows<any>(db, 'SELECT verb, outcome, error FROM exchanges WHERE resource = ? ORDER BY id', 'configmaps');
+  expect(exchanges.at(-1)).toEqual({ verb: 'watch', outcome: 'aborted', error: 'the recorder shut down' });
+  expect(exchanges.filter((e) => e.verb === 'list').every((e) => e.outcome === 'complete')).toBe(true);
+  expect(rows<any>(db, "SELECT o.name FROM observations o JOIN exchanges e ON e.id = o.exchange_id WHERE e.verb = 'watch'")).toEqual([{ name: 'late' }]);
+  expect(rows<any>(db, 'SELECT ended, events FROM watches')).toEqual([{ ended: 'aborted', events: 1 }]);
+});
