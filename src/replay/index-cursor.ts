@@ -20,7 +20,8 @@ export interface Match {
  * twice gets the same answers.
  */
 export class IndexCursor {
-  private readonly served = new Map<string, number>();
+  /** Exchange ids of a key (the index's own array, a cheap map key) → how many requests it answered. */
+  private readonly served = new Map<number[], number>();
   /** Loose key → position after the last exchange of that group served by either route. */
   private readonly looseNext = new Map<string, number>();
   /** Collection → resourceVersion of the last list of it answered from the recording. */
@@ -43,8 +44,8 @@ export class IndexCursor {
     }
     const ids = this.index.byKey.get(request.key);
     if (!ids) return undefined;
-    const count = this.served.get(request.key) ?? 0;
-    this.served.set(request.key, count + 1);
+    const count = this.served.get(ids) ?? 0;
+    this.served.set(ids, count + 1);
     const exchangeId = ids[Math.min(count, ids.length - 1)]!;
     if (request.looseKey !== undefined) this.advanceLoose(request.looseKey, exchangeId);
     return this.use({ exchangeId, occurrence: count + 1, repeated: count >= ids.length, route: 'key' });

@@ -51,24 +51,28 @@ export class Journal {
   private readonly ring: JournalEntry[] = [];
   private next = 0;
   private total = 0;
-  /** Arrival times, formatted only when the journal is read (a Date per request costs more than the rest of the entry). */
-  private readonly times = new WeakMap<JournalEntry, number>();
+  /** Arrival time (ms) of the entry in the same ring slot, formatted only when the journal is read. */
+  private readonly times: Float64Array;
   private readonly counts: Record<JournalOutcome, number> = { matched: 0, missed: 0, proxied: 0, answered: 0 };
 
-  constructor(private readonly limit = 100_000) {}
+  constructor(private readonly limit = 100_000) {
+    this.times = new Float64Array(limit);
+  }
 
   add(entry: NewEntry): JournalEntry {
     const full = entry as JournalEntry; // taken over, not copied: one object per request
     full.seq = ++this.total;
     full.at = '';
-    this.times.set(full, Date.now());
     this.counts[entry.outcome]++;
+    let slot: number;
     if (this.ring.length < this.limit) {
-      this.ring.push(full);
+      slot = this.ring.push(full) - 1;
     } else {
-      this.ring[this.next] = full;
-      this.next = (this.next + 1) % this.limit;
+      slot = this.next;
+      this.ring[slot] = full;
+      this.next = (slot + 1) % this.limit;
     }
+    this.times[slot] = Date.now();
     return full;
   }
 
@@ -80,9 +84,10 @@ export class Journal {
   }
 
   list(): JournalEntry[] {
-    const entries = [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
-    for (const e of entries) if (!e.at) e.at = new Date(this.times.get(e) ?? 0).toISOString();
-    return entries;
+    this.ring.forEach((e, slot) => {
+      if (!e.at) e.at = new Date(this.times[slot]!).toISOString();
+    });
+    return [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
   }
 
   summary(recorded: number, used: number): ReplaySummary {

@@ -1,16 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { ExchangeStore, Outcome, RecordedResponse } from './exchange-store';
-import type { RequestContext, ReplayHooks } from './hooks';
+import type { FrameContext, RequestContext, ReplayHooks } from './hooks';
 
 /** Headers that describe one connection, not the response: never replayed. Content-Length is recomputed. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'content-length']);
 const FRAME_BATCH = 512;
 const EMPTY = Buffer.alloc(0);
 
-export interface PlaybackContext extends RequestContext {
-  req: IncomingMessage;
-  res: ServerResponse;
+export interface Playback {
   recorded: RecordedResponse;
   store: ExchangeStore;
   /** Multiplies recorded offsets; 0 plays as fast as the client reads. */
@@ -19,18 +17,19 @@ export interface PlaybackContext extends RequestContext {
 }
 
 /** Sends a recorded response: status, headers and body as on the wire, or its frames at their recorded pace. */
-export function playback(ctx: PlaybackContext): Promise<void> {
-  const { res, recorded } = ctx;
+export function playback(ctx: RequestContext, play: Playback): Promise<void> {
+  const { res } = ctx;
+  const { recorded } = play;
   res.sendDate = false; // the recorded Date header, or none, as recorded
   if (recorded.status === null) {
     // No response head was recorded: the client saw the connection fail.
     res.socket?.destroy();
     return Promise.resolve();
   }
-  return recorded.streamed ? playStream(ctx) : playWhole(ctx);
+  return recorded.streamed ? playStream(ctx, play) : playWhole(ctx.req, res, recorded);
 }
 
-async function playWhole({ req, res, recorded }: PlaybackContext): Promise<void> {
+async function playWhole(req: IncomingMessage, res: ServerResponse, recorded: RecordedResponse): Promise<void> {
   const body = recorded.body ?? EMPTY;
   const complete = recorded.outcome === 'complete';
   let head: string[];
@@ -52,8 +51,8 @@ async function playWhole({ req, res, recorded }: PlaybackContext): Promise<void>
   await finishAfterFlush(res, recorded.outcome);
 }
 
-async function playStream(ctx: PlaybackContext): Promise<void> {
-  const { res, recorded, store, speed, hooks } = ctx;
+async function playStream(ctx: RequestContext, { recorded, store, speed, hooks }: Playback): Promise<void> {
+  const { res } = ctx;
   res.writeHead(recorded.status!, replayedHeaders(recorded.headers));
   res.flushHeaders();
   const contentType = recorded.headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? '';
@@ -61,15 +60,24 @@ async function playStream(ctx: PlaybackContext): Promise<void> {
   let after = -1;
   let index = 0;
   let lastOffset = 0;
+  // One context per stream, updated per frame: a hook must not keep it past its own call.
+  const frameCtx: FrameContext = {
+    req: ctx.req, res, body: ctx.body, note: (fields) => ctx.note(fields),
+    exchangeId: recorded.id, contentType, index: 0, elapsedMs: 0, data: EMPTY,
+  };
   for (;;) {
     const batch = store.framesAfter(recorded.id, after, FRAME_BATCH);
     for (const frame of batch) {
       await clock.until(frame.offsetMs);
       if (clock.closed) return;
       lastOffset = frame.offsetMs;
-      const decision = hooks?.onFrame
-        ? await hooks.onFrame({ ...ctx, exchangeId: recorded.id, contentType, index, elapsedMs: clock.elapsed(), data: frame.data })
-        : undefined;
+      let decision;
+      if (hooks?.onFrame) {
+        frameCtx.index = index;
+        frameCtx.elapsedMs = clock.elapsed();
+        frameCtx.data = frame.data;
+        decision = await hooks.onFrame(frameCtx);
+      }
       if (decision?.delayMs) await clock.pause(decision.delayMs);
       if (clock.closed) return;
       const data = decision?.data === undefined ? frame.data : decision.data;

@@ -11,6 +11,20 @@
  */
 export function representationOf(accept: string | undefined): string {
   if (!accept) return 'json';
+  let known = seen.get(accept);
+  if (known === undefined) {
+    known = classify(accept);
+    if (seen.size >= SEEN_LIMIT) seen.clear();
+    seen.set(accept, known);
+  }
+  return known;
+}
+
+/** Clients send a handful of distinct Accept headers: each is classified once. */
+const seen = new Map<string, string>();
+const SEEN_LIMIT = 256;
+
+function classify(accept: string): string {
   const first = accept.split(',', 1)[0]!;
   const parts = first.split(';');
   const type = parts[0]!.trim().toLowerCase();

@@ -53,55 +53,70 @@ export class ReplayHandler {
   private async answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
-    const body = hasBody(req) ? await readBody(req) : EMPTY;
-    const notes: Record<string, unknown> = {};
-    let entry: JournalEntry | undefined;
-    const ctx: RequestContext = { req, res, body, note: (fields) => Object.assign(entry ?? notes, fields) };
+    const ctx = new RequestState(req, res, hasBody(req) ? await readBody(req) : EMPTY);
     const { hooks, journal } = this.deps;
 
     const hooked = hooks?.onRequest?.(ctx);
     if (hooked === true || (hooked instanceof Promise && (await hooked))) {
-      entry = journal.add({ method, url, outcome: 'answered', answeredBy: 'hook', status: res.statusCode, ...notes });
+      ctx.journalled(journal.add({ method, url, outcome: 'answered', answeredBy: 'hook', status: res.statusCode }));
       return;
     }
-    const request = normaliseRequest({ method, url, headers: req.headers, body }, this.deps.keyOptions);
+    const request = normaliseRequest({ method, url, headers: req.headers, body: ctx.body }, this.deps.keyOptions);
     const match = this.cursor.match(request, url);
     if (method === 'GET' && !request.watch) this.noteList(url, match);
 
     if (match) {
       const recorded = this.deps.store.responseOf(match.exchangeId)!;
-      entry = journal.add({
+      ctx.journalled(journal.add({
         method, url, outcome: 'matched', exchangeId: match.exchangeId, occurrence: match.occurrence,
-        repeated: match.repeated, route: match.route, status: recorded.status ?? undefined, ...notes,
-      });
-      await playback({ ...ctx, recorded, store: this.deps.store, speed: this.deps.speed, hooks });
+        repeated: match.repeated, route: match.route, status: recorded.status ?? undefined,
+      }));
+      await playback(ctx, { recorded, store: this.deps.store, speed: this.deps.speed, hooks });
       return;
     }
     if (answerHealth(req, res)) {
-      entry = journal.add({ method, url, outcome: 'answered', answeredBy: 'health', status: 200, ...notes });
+      ctx.journalled(journal.add({ method, url, outcome: 'answered', answeredBy: 'health', status: 200 }));
       return;
     }
     if (this.deps.forwarder) {
-      entry = journal.add({ method, url, outcome: 'proxied', ...notes });
-      this.deps.forwarder.forward(req, res, body);
+      ctx.journalled(journal.add({ method, url, outcome: 'proxied' }));
+      this.deps.forwarder.forward(req, res, ctx.body);
       return;
     }
-    this.miss(method, url, request, res, notes);
+    this.miss(method, url, request, ctx);
   }
 
-  private miss(method: string, url: string, request: NormalisedRequest, res: ServerResponse, notes: Record<string, unknown>): void {
+  private miss(method: string, url: string, request: NormalisedRequest, ctx: RequestState): void {
     const { index, store, keyOptions, journal, log } = this.deps;
     const candidates = closestCandidates(request, url, index, store, keyOptions);
     const message = missMessage(method, url, request, candidates);
-    journal.add({ method, url, outcome: 'missed', status: 404, message, candidates, ...notes });
+    ctx.journalled(journal.add({ method, url, outcome: 'missed', status: 404, message, candidates }));
     log.warn({ method, url, representation: request.representation, candidates }, message);
-    sendStatus(res, replayMiss(message, candidates));
+    sendStatus(ctx.res, replayMiss(message, candidates));
   }
 
   /** Tracks what each list returned, for the list-then-watch rule. */
   private noteList(url: string, match: Match | undefined): void {
     if (match) this.cursor.noteList(url, match.exchangeId);
     else if (requestInfo('GET', url).verb === 'list') this.cursor.noteList(url, undefined);
+  }
+}
+
+/** One request as hooks see it; what they note before its journal entry exists is kept until it does. */
+class RequestState implements RequestContext {
+  private entry: JournalEntry | undefined;
+  private notes: Record<string, unknown> | undefined;
+
+  constructor(readonly req: IncomingMessage, readonly res: ServerResponse, readonly body: Buffer) {}
+
+  note(fields: Record<string, unknown>): void {
+    if (this.entry) Object.assign(this.entry, fields);
+    else this.notes = Object.assign(this.notes ?? {}, fields);
+  }
+
+  journalled(entry: JournalEntry): void {
+    this.entry = entry;
+    if (this.notes) Object.assign(entry, this.notes);
   }
 }
 
