@@ -1,0 +1,123 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { openRecording, type Db } from './open';
+import { RecordingWriter } from './writer';
+import type { ExchangeHead, Span, WriterMessage } from './writer-protocol';
+import { prepareRecording, PAGE_SIZE } from './writer-prepare';
+
+let dir: string;
+let db: Db;
+let writer: RecordingWriter;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'writer-'));
+  prepareRecording(join(dir, 'r.db'), { tool: 'test' });
+  db = openRecording(join(dir, 'r.db'));
+  writer = new RecordingWriter(db, { keepSecrets: false });
+});
+afterEach(() => {
+  writer.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Builds one batch: messages whose spans point into one buffer, as the proxy's queue does. */
+function batch(build: (span: (b: Buffer | string) => Span) => WriterMessage[]) {
+  const parts: Buffer[] = [];
+  let off = 0;
+  const span = (b: Buffer | string) => {
+    const buf = Buffer.from(b);
+    parts.push(buf);
+    off += buf.length;
+    return { off: off - buf.length, len: buf.length };
+  };
+  const msgs = build(span);
+  writer.apply({ msgs, data: Buffer.concat(parts) });
+  writer.commit();
+}
+
+const head = (id: number, method: string, url: string, status: number, headers: Array<[string, string]>, streamed = false): ExchangeHead => ({
+  id, startedAt: 1_000_000, method, url, requestHeaders: '[]', status, responseHeaders: JSON.stringify(headers), streamed, upgrade: false,
+});
+const cm = (name: string, rv: number, extra: object = {}) => ({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name, namespace: 'ns', uid: `u-${name}`, resourceVersion: String(rv), ...extra } });
+const all = (sql: string, ...p: unknown[]) => db.prepare(sql).all(...p) as any[];
+
+test('new recordings use PAGE_SIZE pages', () => {
+  expect(db.pragma('page_size', { simple: true })).toBe(PAGE_SIZE);
+});
+
+test('a JSON watch cut at every byte: always one frame per event, decoded, offsets from the chunk that completed it', () => {
+  const events = [1, 2, 3].map((i) => `${JSON.stringify({ type: i === 3 ? 'DELETED' : 'ADDED', object: cm(`c${i}`, 10 + i) })}\n`);
+  const body = Buffer.from(events.join(''));
+  for (let cut = 1; cut < body.length; cut += 7) {
+    const id = cut;
+    batch((span) => [
+      { k: 'open', head: head(id, 'GET', '/api/v1/namespaces/ns/configmaps?watch=1&resourceVersion=10', 200, [['Content-Type', 'application/json']], true), requestBody: null },
+      { k: 'chunk', id, at: 1, data: span(body.subarray(0, cut)) },
+      { k: 'chunk', id, at: 2, data: span(body.subarray(cut)) },
+      { k: 'close', id, outcome: 'complete', durationMs: 3 },
+    ]);
+    const frames = all('SELECT data, offset_ms FROM frames WHERE exchange_id = ? ORDER BY seq', id);
+    expect(frames.map((f) => f.data.toString())).toEqual(events);
+    expect(frames[0].offset_ms).toBe(cut >= events[0]!.length ? 1 : 2);
+    expect(all('SELECT event, name, rv FROM observations WHERE exchange_id = ? ORDER BY seq', id)).toEqual([
+      { event: 'ADDED', name: 'c1', rv: '11' }, { event: 'ADDED', name: 'c2', rv: '12' }, { event: 'DELETED', name: 'c3', rv: '13' },
+    ]);
+    expect(all('SELECT start_rv, events, first_rv, last_rv, ended FROM watches WHERE exchange_id = ?', id)).toEqual([
+      { start_rv: '10', events: 3, first_rv: '11', last_rv: '13', ended: 'complete' },
+    ]);
+  }
+});
+
+test('a watch ending with ERROR 410 is expired; a frame cut off by the end is kept and noted', () => {
+  const error = `${JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'too old resource version: 1 (5)', reason: 'Expired', code: 410 } })}\n`;
+  batch((span) => [
+    { k: 'open', head: head(1, 'GET', '/api/v1/configmaps?watch=1&resourceVersion=1', 200, [['Content-Type', 'application/json']], true), requestBody: null },
+    { k: 'chunk', id: 1, at: 1, data: span(error) },
+    { k: 'close', id: 1, outcome: 'complete', durationMs: 1 },
+    { k: 'open', head: head(2, 'GET', '/api/v1/configmaps?watch=1', 200, [['Content-Type', 'application/json']], true), requestBody: null },
+    { k: 'chunk', id: 2, at: 1, data: span('{"type":"ADDED","obj') },
+    { k: 'close', id: 2, outcome: 'complete', durationMs: 1 },
+  ]);
+  expect(all('SELECT exchange_id, events, ended FROM watches ORDER BY exchange_id')).toEqual([{ exchange_id: 1, events: 1, ended: 'expired' }, { exchange_id: 2, events: 0, ended: 'complete' }]);
+  expect(all('SELECT count(*) AS n FROM observations')[0].n).toBe(0);
+  expect(all('SELECT data FROM frames WHERE exchange_id = 2')[0].data.toString()).toBe('{"type":"ADDED","obj');
+  expect(all('SELECT decode_error FROM exchanges WHERE id = 2')[0].decode_error).toBe('stream ended inside a frame (20 bytes)');
+});
+
+test('a gzip-encoded watch keeps its wire chunks as frames and is indexed at its end', () => {
+  const plain = [1, 2].map((i) => `${JSON.stringify({ type: 'ADDED', object: cm(`g${i}`, i) })}\n`).join('');
+  const gz = gzipSync(plain);
+  batch((span) => [
+    { k: 'open', head: head(1, 'GET', '/api/v1/configmaps?watch=1', 200, [['Content-Type', 'application/json'], ['Content-Encoding', 'gzip']], true), requestBody: null },
+    { k: 'chunk', id: 1, at: 1, data: span(gz.subarray(0, 10)) },
+    { k: 'chunk', id: 1, at: 2, data: span(gz.subarray(10)) },
+    { k: 'close', id: 1, outcome: 'complete', durationMs: 2 },
+  ]);
+  expect(Buffer.concat(all('SELECT data FROM frames ORDER BY seq').map((f) => f.data)).equals(gz)).toBe(true);
+  expect(all('SELECT name FROM observations ORDER BY seq').map((o) => o.name)).toEqual(['g1', 'g2']);
+});
+
+test('writes: a delete answered with the object is DELETED unless finalizers hold it; a Status Success delete; deletecollection; failures are not indexed', () => {
+  const json = [['Content-Type', 'application/json']] as Array<[string, string]>;
+  const whole = (id: number, method: string, url: string, status: number) =>
+    ({ k: 'close', id, head: head(id, method, url, status, json), outcome: 'complete', durationMs: 1 }) as const;
+  batch((span) => [
+    { ...whole(1, 'DELETE', '/api/v1/namespaces/ns/configmaps/a', 200), responseBody: span(JSON.stringify(cm('a', 20))) },
+    { ...whole(2, 'DELETE', '/api/v1/namespaces/ns/configmaps/b', 200), responseBody: span(JSON.stringify(cm('b', 21, { finalizers: ['x'], deletionTimestamp: '2026-01-01T00:00:00Z' }))) },
+    { ...whole(3, 'DELETE', '/api/v1/namespaces/ns/widgets/w', 200), responseBody: span('{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Success","details":{"name":"w","kind":"widgets","uid":"u-w"}}') },
+    { ...whole(4, 'DELETE', '/api/v1/namespaces/ns/configmaps', 200), responseBody: span(JSON.stringify({ kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '30' }, items: [cm('c', 22), cm('d', 23)] })) },
+    { ...whole(5, 'POST', '/api/v1/namespaces/ns/configmaps', 201), responseBody: span(JSON.stringify(cm('e', 24))) },
+    { ...whole(6, 'GET', '/api/v1/namespaces/ns/configmaps/zz', 404), responseBody: span('{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","reason":"NotFound","code":404}') },
+  ]);
+  expect(all('SELECT exchange_id, source, event, name, uid FROM observations ORDER BY id')).toEqual([
+    { exchange_id: 1, source: 'write', event: 'DELETED', name: 'a', uid: 'u-a' },
+    { exchange_id: 2, source: 'write', event: null, name: 'b', uid: 'u-b' },
+    { exchange_id: 3, source: 'write', event: 'DELETED', name: 'w', uid: 'u-w' },
+    { exchange_id: 4, source: 'write', event: 'DELETED', name: 'c', uid: 'u-c' },
+    { exchange_id: 4, source: 'write', event: 'DELETED', name: 'd', uid: 'u-d' },
+    { exchange_id: 5, source: 'write', event: null, name: 'e', uid: 'u-e' },
+  ]);
+  expect(all('SELECT count(*) AS n FROM lists')[0].n).toBe(0);
+  expect(all('SELECT id, verb, outcome FROM exchanges ORDER BY id').map((e) => e.verb)).toEqual(['delete', 'delete', 'delete', 'deletecollection', 'create', 'get']);
+});
