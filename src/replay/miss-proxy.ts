@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import type { Logger } from '../log/logger';
 import { Passthrough } from '../proxy/passthrough';
 import { resolveUpstream } from '../proxy/upstream';
@@ -39,8 +38,7 @@ export async function startMissProxy(options: MissProxyOptions): Promise<MissFor
       passthrough.web(body.length > 0 ? withBody(req, body) : req, res);
     },
     async close() {
-      passthrough.closeUpgrades();
-      await nextMacrotask(); // let closed responses record their end
+      await passthrough.shutdown(); // open exchanges end as aborted, and record that
       upstream.close();
       await queue.close();
     },
