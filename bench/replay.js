@@ -10,13 +10,14 @@
  *  - 1,000 distinct recorded GETs, each in turn: kubetape vs talkback with 1,000 tapes;
  *  - the same 1,000 GETs from a recording of 100,000 exchanges (kubetape): within 20% of the above;
  *  - all 100,000 in turn (kubetape): every request a different exchange, read from SQLite.
+ * A bare node:http server answering a fixed body shows the ceiling on the same machine in the same run.
  * Every server is its own process on 127.0.0.1 and is checked to answer the recorded body (and wrk
  * to see no non-2xx answer) before it counts. talkback is not a kubetape dependency: it is
  * installed with npm into a temp directory outside the repository the first time.
  * Prints a table and writes bench/out/replay/replay.json; stops everything it started.
  */
 const { spawn, execFileSync } = require('node:child_process');
-const { existsSync, mkdirSync, writeFileSync } = require('node:fs');
+const { existsSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
 const net = require('node:net');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
@@ -29,13 +30,14 @@ const opt = (name, def) => {
 };
 const SECONDS = Number(opt('seconds', 5));
 const CONNECTIONS = Number(opt('connections', 10));
-const ROUNDS = Number(opt('rounds', 1));
+const ROUNDS = Number(opt('rounds', 3));
 const LARGE = Number(opt('large', 100000));
 const SKIP_TALKBACK = args.includes('--skip-talkback');
 const WRK = '/usr/bin/wrk';
 const OUT = join(__dirname, 'out', 'replay');
 const TALKBACK_DIR = join(tmpdir(), 'kubetape-bench-talkback-4.2.0');
 const children = new Set();
+const BASELINE = 'bare node:http (fixed answer)';
 
 function start(cmd, argv) {
   return new Promise((resolve, reject) => {
@@ -104,6 +106,12 @@ function wrk(port, script, seconds) {
   return { rps, non2xx, p50 };
 }
 
+/** CPU time (user + system, ms) a process has used: /proc/PID/stat utime + stime, in clock ticks of 10 ms. */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 function ensureTalkback() {
   const module = join(TALKBACK_DIR, 'node_modules', 'talkback');
   if (!existsSync(join(module, 'package.json'))) {
@@ -117,12 +125,17 @@ function ensureTalkback() {
 async function measure(row) {
   const server = row.server === 'kubetape'
     ? await start(process.execPath, [join(__dirname, 'replay-server.js'), row.fixture])
-    : await start(process.execPath, [join(__dirname, 'replay-talkback.js'), row.talkback, row.fixture, String(await freePort())]);
+    : row.server === BASELINE
+      ? await start(process.execPath, [join(__dirname, 'replay-baseline.js')])
+      : await start(process.execPath, [join(__dirname, 'replay-talkback.js'), row.talkback, row.fixture, String(await freePort())]);
   try {
     const check = await get(server.port, fixtures.pathOf(0));
     if (check.status !== 200 || check.body !== fixtures.bodyOf(0)) throw new Error(`${row.server} did not answer the recorded body: ${check.status} ${check.body.slice(0, 200)}`);
     wrk(server.port, row.script, 2); // warm-up: JIT, caches
+    const cpu0 = cpuMs(server.child.pid);
     const result = wrk(server.port, row.script, SECONDS);
+    // Server CPU per request: what the server itself costs, whatever else the machine is running.
+    result.cpuUsPerRequest = ((cpuMs(server.child.pid) - cpu0) * 1000) / (result.rps * SECONDS);
     if (result.non2xx > 0) throw new Error(`${row.server}: ${result.non2xx} non-2xx answers in ${row.name}`);
     return result;
   } finally {
@@ -143,31 +156,34 @@ async function main() {
   if (talkback) for (const n of [1, 1000]) fixtures.writeTapes(tapes(n), n);
 
   const rows = [
+    { name: '1,000 GETs, each in turn', server: BASELINE, fixture: '', script: script(1000), recorded: 0 },
     { name: '1 recorded GET, repeated', server: 'kubetape', fixture: db(1), script: script(1), recorded: 1 },
     { name: '1 recorded GET, repeated', server: 'talkback 4.2', fixture: tapes(1), script: script(1), recorded: 1, talkback },
     { name: '1,000 GETs, each in turn', server: 'kubetape', fixture: db(1000), script: script(1000), recorded: 1000 },
     { name: '1,000 GETs, each in turn', server: 'talkback 4.2', fixture: tapes(1000), script: script(1000), recorded: 1000, talkback },
     { name: 'the same 1,000 GETs', server: 'kubetape', fixture: db(LARGE), script: script(1000), recorded: LARGE },
     { name: `all ${LARGE.toLocaleString('en')} GETs, each in turn`, server: 'kubetape', fixture: db(LARGE), script: script(LARGE), recorded: LARGE },
-  ].filter((r) => r.server === 'kubetape' || talkback);
+  ].filter((r) => r.server !== 'talkback 4.2' || talkback);
 
   for (let round = 0; round < ROUNDS; round++) {
     for (const row of rows) {
       const r = await measure(row);
       if (!row.result || r.rps > row.result.rps) row.result = r; // best of the rounds
-      process.stderr.write(`round ${round + 1}: ${row.server} ${row.name} (${row.recorded} recorded): ${r.rps.toFixed(0)} req/s\n`);
+      row.cpu = Math.min(row.cpu ?? Infinity, r.cpuUsPerRequest);
+      process.stderr.write(`round ${round + 1}: ${row.server} ${row.name} (${row.recorded} recorded): ${r.rps.toFixed(0)} req/s, ${r.cpuUsPerRequest.toFixed(0)} µs CPU/request\n`);
     }
   }
 
   const cmd = `node bench/replay.js${args.length ? ` ${args.join(' ')}` : ''}`;
   const line = (cells) => `| ${cells.join(' | ')} |`;
-  console.log(`\n${cmd}  (wrk -t1 -c${CONNECTIONS} -d${SECONDS}s${ROUNDS > 1 ? `, best of ${ROUNDS} rounds` : ''})\n`);
-  console.log(line(['requests', 'server', 'recorded exchanges', 'req/s', 'p50']));
-  console.log(line(['---', '---', '---:', '---:', '---:']));
-  for (const r of rows) console.log(line([r.name, r.server, r.recorded.toLocaleString('en'), r.result.rps.toFixed(0), r.result.p50]));
+  const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  console.log(`\n${cmd}  (wrk -t1 -c${CONNECTIONS} -d${SECONDS}s${ROUNDS > 1 ? `, best of ${ROUNDS} rounds` : ''}; load average at the end ${load})\n`);
+  console.log(line(['requests', 'server', 'recorded exchanges', 'req/s', 'p50', 'server CPU µs/request']));
+  console.log(line(['---', '---', '---:', '---:', '---:', '---:']));
+  for (const r of rows) console.log(line([r.name, r.server, r.recorded.toLocaleString('en'), r.result.rps.toFixed(0), r.result.p50, r.cpu.toFixed(0)]));
 
   const kt = (name, recorded) => rows.find((r) => r.server === 'kubetape' && r.name === name && r.recorded === recorded)?.result.rps;
-  const tb = (name) => rows.find((r) => r.server !== 'kubetape' && r.name === name)?.result.rps;
+  const tb = (name) => rows.find((r) => r.server === 'talkback 4.2' && r.name === name)?.result.rps;
   const one = kt('1 recorded GET, repeated', 1);
   const thousand = kt('1,000 GETs, each in turn', 1000);
   const sameFromLarge = kt('the same 1,000 GETs', LARGE);
@@ -182,7 +198,7 @@ async function main() {
   }
   console.log('');
   for (const [text, ok] of checks) console.log(`${ok ? 'ok  ' : 'FAIL'} ${text}`);
-  writeFileSync(join(OUT, 'replay.json'), `${JSON.stringify({ command: cmd, connections: CONNECTIONS, seconds: SECONDS, rows: rows.map(({ talkback: _t, fixture: _f, script: _s, ...r }) => r), checks }, null, 2)}\n`);
+  writeFileSync(join(OUT, 'replay.json'), `${JSON.stringify({ command: cmd, connections: CONNECTIONS, seconds: SECONDS, load: readFileSync('/proc/loadavg', 'utf8').trim(), rows: rows.map(({ talkback: _t, fixture: _f, script: _s, ...r }) => r), checks }, null, 2)}\n`);
 }
 
 const cleanup = () => Promise.all([...children].map((c) => stop(c)));

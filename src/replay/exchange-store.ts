@@ -45,14 +45,20 @@ interface ResponseRow {
 
 /** Whole responses up to this size are kept after their first use (a client repeating a GET). */
 const CACHE_BODY_BYTES = 64 * 1024;
-const CACHE_ENTRIES = 4096;
+const CACHE_ENTRIES = 2048; // per generation
 
 /**
  * Reads responses, frames and requests of a recording by exchange id: primary-key lookups only.
  * Recently served small responses are kept (least recently used dropped first).
  */
 export class ExchangeStore {
-  private readonly cache = new Map<number, RecordedResponse>();
+  /**
+   * Two generations approximate least-recently-used in O(1): hits move to `recent`; when it is
+   * full it becomes `older` and the previous `older` is dropped. (Evicting a Map's first key one
+   * at a time is not O(1) in V8: its iterator walks the deleted slots.)
+   */
+  private recent = new Map<number, RecordedResponse>();
+  private older = new Map<number, RecordedResponse>();
   private readonly response: Statement<[number], ResponseRow>;
   private readonly frames: Statement<[number, number, number], [number, number, Buffer]>;
   private readonly request: Statement<[number], { method: string; url: string; request_headers: string; request_body: Buffer | null }>;
@@ -66,16 +72,15 @@ export class ExchangeStore {
   }
 
   responseOf(id: number): RecordedResponse | undefined {
-    const cached = this.cache.get(id);
-    if (cached) {
-      this.cache.delete(id);
-      this.cache.set(id, cached);
-      return cached;
-    }
-    const response = this.read(id);
+    const recent = this.recent.get(id);
+    if (recent) return recent;
+    const response = this.older.get(id) ?? this.read(id);
     if (response && !response.streamed && (response.body?.length ?? 0) <= CACHE_BODY_BYTES) {
-      if (this.cache.size >= CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
-      this.cache.set(id, response);
+      if (this.recent.size >= CACHE_ENTRIES) {
+        this.older = this.recent;
+        this.recent = new Map();
+      }
+      this.recent.set(id, response);
     }
     return response;
   }

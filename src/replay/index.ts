@@ -60,6 +60,9 @@ export async function replay(options: ReplayOptions): Promise<ReplayServer> {
   const faults = await FaultInjector.create(options.faults, { mode: 'replay', log });
 
   const db = openRecording(options.db, { readonly: onMiss !== 'proxy' });
+  // Responses are read by id in request order, all over the file: map it rather than read() each page.
+  db.pragma('mmap_size = 1073741824');
+  db.pragma('cache_size = -32768');
   const keys = keyOptions(options.ignoreParams ?? DEFAULT_IGNORED_PARAMS, options.matchHeaders ?? []);
   const started = Date.now();
   const index = ExchangeIndex.load(db, keys);
