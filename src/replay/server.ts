@@ -4,6 +4,7 @@ import { answerHealth } from '../http/health';
 import { readBody, sendStatus } from '../http/respond';
 import { requestInfo } from '../k8s/request-info';
 import type { Logger } from '../log/logger';
+import { forClientEncoding } from './content-coding';
 import type { ExchangeStore } from './exchange-store';
 import { closestCandidates, missMessage } from './explain-miss';
 import type { ReplayHooks, RequestContext } from './hooks';
@@ -66,11 +67,13 @@ export class ReplayHandler {
     if (method === 'GET' && !request.watch) this.noteList(url, match);
 
     if (match) {
-      const recorded = this.deps.store.responseOf(match.exchangeId)!;
+      const stored = this.deps.store.responseOf(match.exchangeId)!;
+      const recorded = forClientEncoding(stored, req.headers['accept-encoding']);
       ctx.journalled(journal.add({
         method, url, outcome: 'matched', exchangeId: match.exchangeId, occurrence: match.occurrence,
         repeated: match.repeated, route: match.route, status: recorded.status ?? undefined,
       }));
+      if (recorded !== stored) ctx.note({ decoded: 'gzip (the client does not accept it)' });
       await playback(ctx, { recorded, store: this.deps.store, speed: this.deps.speed, hooks });
       return;
     }

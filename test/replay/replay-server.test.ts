@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { replay, type ReplayServer } from '../../src/replay';
 import { request, json } from './http-client';
 import { RecordingBuilder } from './recording-builder';
@@ -33,7 +33,7 @@ async function start(db: string, options: Partial<Parameters<typeof replay>[0]> 
 const cm = (name: string, rv: string) => `{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"${name}","namespace":"default","resourceVersion":"${rv}"}}`;
 
 describe('replay: non-streamed exchanges', () => {
-  it('answers with the recorded status, headers and body byte for byte, gzip staying gzip', async () => {
+  it('answers with the recorded status, headers and body byte for byte, gzip staying gzip for clients that take it', async () => {
     const big = gzipSync(Buffer.from(`{"kind":"ConfigMapList","items":[${'{"a":1},'.repeat(100)}{}]}`));
     const db = recording((b) => {
       b.add({
@@ -45,12 +45,18 @@ describe('replay: non-streamed exchanges', () => {
       b.add({ url: '/api/v1/namespaces/default/configmaps/missing', status: 404, body: '{"kind":"Status","code":404}' });
     });
     const s = await start(db);
-    const r = await request(s.url, '/api/v1/namespaces/default/configmaps', { headers: { Accept: 'application/json' } });
+    const r = await request(s.url, '/api/v1/namespaces/default/configmaps', { headers: { Accept: 'application/json', 'Accept-Encoding': 'gzip' } });
     expect(r.status).toBe(200);
     expect(r.body.equals(big)).toBe(true);
     expect(r.rawHeaders.slice(0, 10)).toEqual(['Audit-Id', 'a1', 'Content-Type', 'application/json', 'Content-Encoding', 'gzip', 'Vary', 'Accept-Encoding', 'Date', 'Tue, 01 Oct 2024 10:00:00 GMT']);
     expect(r.headers['content-length']).toBe(String(big.length));
     expect(r.headers['transfer-encoding']).toBeUndefined();
+    // A client that does not take gzip gets what the apiserver would have sent it: the body plain.
+    const plain = await request(s.url, '/api/v1/namespaces/default/configmaps', { headers: { Accept: 'application/json' } });
+    expect(plain.body.equals(gunzipSync(big))).toBe(true);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['content-length']).toBe(String(plain.body.length));
+    expect(s.journal()[1]).toMatchObject({ outcome: 'matched', exchangeId: 1, decoded: 'gzip (the client does not accept it)' });
     const missing = await request(s.url, '/api/v1/namespaces/default/configmaps/missing');
     expect(missing.status).toBe(404);
     expect(missing.body.toString()).toBe('{"kind":"Status","code":404}');
