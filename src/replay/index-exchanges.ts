@@ -1,15 +1,8 @@
 import type { Db } from '../recording/open';
 import { normaliseRequest, type KeyOptions } from './request-key';
 
-interface ExchangeRow {
-  id: number;
-  method: string;
-  url: string;
-  api_group: string;
-  resource: string;
-  request_headers: string;
-  request_body: Buffer | null;
-}
+/** id, method, url, api_group, resource, request_headers, request_body: all stored before the response body. */
+type ExchangeRow = [number, string, string, string, string, string, Buffer | null];
 
 /**
  * Every replayable exchange of a recording, indexed once at start by its request key, so a
@@ -33,29 +26,31 @@ export class ExchangeIndex {
 
   static load(db: Db, options: KeyOptions): ExchangeIndex {
     const index = new ExchangeIndex();
-    // Upgraded connections (exec, attach, port-forward) carried bytes replay cannot reproduce.
+    // Upgraded connections (exec, attach, port-forward; status 101) carried bytes replay cannot
+    // reproduce. Only columns stored before response_body are read, so a scan of a recording with
+    // large bodies does not read them.
     const rows = db.prepare(
       `SELECT id, method, url, api_group, resource, request_headers, request_body
-         FROM exchanges WHERE NOT (upgrade = 1 AND status = 101) ORDER BY id`,
-    );
+         FROM exchanges WHERE status IS NOT 101 ORDER BY id`,
+    ).raw();
     for (const row of rows.iterate() as IterableIterator<ExchangeRow>) index.add(row, options);
     const lists = db.prepare(`SELECT exchange_id, rv FROM lists WHERE rv IS NOT NULL`).raw();
     for (const [id, rv] of lists.iterate() as IterableIterator<[number, string]>) index.listRv.set(id, rv);
     return index;
   }
 
-  private add(row: ExchangeRow, options: KeyOptions): void {
+  private add([id, method, url, group, resource, requestHeaders, requestBody]: ExchangeRow, options: KeyOptions): void {
     let headers: [string, string][];
     try {
-      headers = JSON.parse(row.request_headers) as [string, string][];
+      headers = JSON.parse(requestHeaders) as [string, string][];
     } catch {
       headers = [];
     }
-    const request = normaliseRequest({ method: row.method, url: row.url, headers, body: row.request_body }, options);
-    push(this.byKey, request.key, row.id);
-    if (request.looseKey) push(this.byLooseKey, request.looseKey, row.id);
-    push(this.byPath, request.path, row.id);
-    if (row.resource) push(this.byResource, `${row.api_group}/${row.resource}`, row.id);
+    const request = normaliseRequest({ method, url, headers, body: requestBody }, options);
+    push(this.byKey, request.key, id);
+    if (request.looseKey) push(this.byLooseKey, request.looseKey, id);
+    push(this.byPath, request.path, id);
+    if (resource) push(this.byResource, `${group}/${resource}`, id);
     this.size++;
   }
 }
