@@ -31,14 +31,24 @@ export class IndexCursor {
 
   constructor(private readonly index: ExchangeIndex) {}
 
-  /** The exchange answering this request, advancing the occurrence counters; undefined on a miss. */
+  /**
+   * The exchange answering this request, advancing the occurrence counters; undefined on a miss.
+   *
+   * The list-then-watch rule: an informer lists, then watches from the list's resourceVersion.
+   * Replayed, the list returns the recorded RV, so the watch usually matches its recorded twin
+   * exactly. When it does not (the list was answered by a repeat of the last recorded list, or the
+   * recorded watch started from another RV), a watch whose RV is the one the collection's last
+   * list returned in this replay takes the next recorded watch of the same request, whatever its
+   * RV. A watch resuming from an event's RV (after a timeout or a dropped connection) matches
+   * exactly, as recorded.
+   */
   match(request: NormalisedRequest, url: string): Match | undefined {
     if (request.looseKey !== undefined && request.watchRv !== undefined) {
       const group = this.index.byLooseKey.get(request.looseKey);
       if (group && this.listRvs.get(collectionOf(url)) === request.watchRv) {
         const position = this.looseNext.get(request.looseKey) ?? 0;
         const at = Math.min(position, group.length - 1);
-        this.looseNext.set(request.looseKey, at + 1);
+        this.looseNext.set(request.looseKey, position + 1);
         return this.use({ exchangeId: group[at]!, occurrence: position + 1, repeated: position >= group.length, route: 'list-then-watch' });
       }
     }
