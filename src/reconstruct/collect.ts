@@ -5,10 +5,10 @@
  * list page and each watch's initial events held are kept for the inference step.
  */
 import type { Db } from '../recording/open';
-import { objectKey } from '../store/revision';
 import { KeyHistory, RecordedRevision } from './recorded-revision';
-import { toRevision, type RecordingScopes } from './recording-scopes';
+import type { RecordingScopes } from './recording-scopes';
 import { newSeenResource, resourceId, type SeenResource } from './seen-resource';
+import type { RawLoader } from './raw-loader';
 import { StoredObject } from './stored-object';
 
 export interface WriteDelete {
@@ -17,7 +17,7 @@ export interface WriteDelete {
   objectRev: number | undefined;
   /** Highest revision observed anywhere before this delete's response. */
   seenBefore: number;
-  value: StoredObject | undefined;
+  value: StoredObject;
   atMs: number;
 }
 
@@ -48,11 +48,34 @@ interface WatchBurst {
   open: boolean;
 }
 
-const INITIAL_EVENTS_END = Buffer.from('k8s.io/initial-events-end');
 /** Legacy synthetic ADDEDs arrive right after the response head; later ADDEDs are real changes. */
 const SYNTHETIC_WINDOW_MS = 1000;
 
-export function collect(db: Db, scopes: RecordingScopes): Map<string, ResourceHistory> {
+/**
+ * Per-observation facts computed by SQLite and packed into one number, so the scan hands JS
+ * numbers (free) instead of a string per column, without touching the object bytes (only a
+ * bookmark's are read). Bits: source 0–1, event 2–4, form 5–6, protobuf 7,
+ * initial-events-end bookmark 9, unnamed 10, resource index 11+.
+ */
+const SOURCES = ['list', 'watch', 'get', 'write'] as const;
+const EVENTS = [null, 'ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'OTHER'] as const;
+const FORMS = ['object', 'metadata', 'table-row'] as const;
+const FLAGS_SQL = `(CASE source WHEN 'list' THEN 0 WHEN 'watch' THEN 1 WHEN 'get' THEN 2 ELSE 3 END)
+  + 4 * (CASE event WHEN 'ADDED' THEN 1 WHEN 'MODIFIED' THEN 2 WHEN 'DELETED' THEN 3 WHEN 'BOOKMARK' THEN 4 ELSE (CASE WHEN event IS NULL THEN 0 ELSE 5 END) END)
+  + 32 * (CASE form WHEN 'metadata' THEN 1 WHEN 'table-row' THEN 2 ELSE 0 END)
+  + 128 * (encoding = 'protobuf')
+  + 512 * (CASE WHEN event = 'BOOKMARK' THEN instr(raw, CAST('k8s.io/initial-events-end' AS BLOB)) > 0 ELSE 0 END)
+  + 1024 * (name = '')`;
+/** The RV as an integer when it is one (a revision), else NULL. */
+const REV_SQL = `(CASE WHEN length(rv) BETWEEN 1 AND 15 AND rv NOT GLOB '*[^0-9]*' THEN CAST(rv AS INTEGER) END)`;
+/** A 53-bit fingerprint of the uid (its length and last six characters): enough to tell two objects of one name apart. */
+const UID_SQL = `(CASE WHEN uid IS NULL OR uid = '' THEN 0 ELSE length(uid) * 4398046511104 + ${[1, 2, 3, 4, 5, 6]
+  .map((i) => `coalesce(unicode(substr(uid, -${i}, 1)), 0) % 128 * ${128 ** (i - 1)}`)
+  .join(' + ')} END)`;
+/** Observations are read in chunks of this many ids, each chunk as a few JSON arrays (one string per column). */
+const CHUNK = 50_000;
+
+export function collect(db: Db, scopes: RecordingScopes, loader: RawLoader): Map<string, ResourceHistory> {
   const resources = new Map<string, ResourceHistory>();
   const resourceFor = (group: string, version: string, name: string): ResourceHistory => {
     const id = resourceId(group, version, name);
@@ -63,75 +86,94 @@ export function collect(db: Db, scopes: RecordingScopes): Map<string, ResourceHi
     }
     return r;
   };
+  // Resources and kinds first, so the big scan returns an index instead of three strings per row.
+  const ids = db.prepare('SELECT DISTINCT api_group, api_version, resource FROM observations').raw(true).all() as Array<[string, string, string]>;
+  const byIndex = ids.map(([g, v, r]) => resourceFor(g, v, r));
+  const kinds = db.prepare(`SELECT api_group, api_version, resource, kind FROM observations WHERE form = 'object' AND kind IS NOT NULL AND kind != ''
+                            GROUP BY api_group, api_version, resource`).raw(true).all() as Array<[string, string, string, string]>;
+  for (const [g, v, r, kind] of kinds) resourceFor(g, v, r).info.kind ??= kind;
+  // Custom resources' JSON is unstructured (`{"apiVersion":…,"kind":…` first): one object per resource tells.
+  const unstructured = db.prepare(`SELECT api_group, api_version, resource FROM observations WHERE id IN (
+                                     SELECT min(id) FROM observations WHERE form = 'object' AND encoding = 'json' GROUP BY api_group, api_version, resource)
+                                   AND substr(raw, 1, 14) = CAST('{"apiVersion":' AS BLOB)`).raw(true).all() as Array<[string, string, string]>;
+  for (const [g, v, r] of unstructured) resourceFor(g, v, r).info.unstructured = true;
+  const resourceIndexSql = ids.length === 0 ? '0' : `(CASE ${ids.map((_, i) => `WHEN api_group = ? AND api_version = ? AND resource = ? THEN ${i}`).join(' ')} END)`;
+  const chunk = db.prepare(`SELECT json_group_array(id), json_group_array(exchange_id), json_group_array(at_ms), json_group_array(flags),
+                                   json_group_array(k), json_group_array(u), json_group_array(r)
+                            FROM (SELECT id, exchange_id, at_ms, ${FLAGS_SQL} + 2048 * ${resourceIndexSql} AS flags,
+                                         CASE WHEN namespace = '' THEN name ELSE namespace || '/' || name END AS k, ${UID_SQL} AS u, ${REV_SQL} AS r
+                                  FROM observations WHERE id BETWEEN ? AND ? ORDER BY id)`);
+  chunk.raw(true);
+  const params = ids.flat();
+  const [minId, maxId] = db.prepare('SELECT min(id), max(id) FROM observations').raw(true).get() as [number | null, number | null];
+
   const pageKeys = new Map<number, string[]>();
   const bursts = new Map<number, WatchBurst>();
   let maxRevSoFar = 0;
-
-  const stmt = db.prepare(`SELECT exchange_id, at_ms, source, event, form, api_group, api_version, resource, kind, namespace, name, uid, rv,
-                                  encoding, raw FROM observations ORDER BY id`);
-  stmt.raw(true);
-  for (const row of stmt.iterate() as Iterable<unknown[]>) {
-    const [exchangeId, atMs, source, event, form, group, version, resourceName, kind, namespace, name, uid, rvText, encoding, raw] = row as [
-      number, number, string, string | null, string, string, string, string, string | null, string, string, string | null, string | null,
-      string | null, Buffer | null,
+  for (let lo = minId ?? 1; maxId !== null && lo <= maxId; lo += CHUNK) {
+    const [obsIds, exchanges, times, flagsList, keys, uids, revs] = (chunk.get(...params, lo, lo + CHUNK - 1) as string[]).map((c) => JSON.parse(c) as unknown[]) as [
+      number[], number[], number[], number[], string[], number[], Array<number | null>,
     ];
-    const res = resourceFor(group, version, resourceName);
-    const info = res.info;
-    const rev = toRevision(rvText);
-    if (event === 'BOOKMARK') {
-      if (rev !== undefined) res.progress.push([rev, atMs]);
-      const burst = bursts.get(exchangeId);
-      if (burst?.open && raw && raw.includes(INITIAL_EVENTS_END)) {
-        burst.open = false;
-        burst.maxRev = Math.max(burst.maxRev, rev ?? 0);
+    for (let i = 0; i < obsIds.length; i++) {
+      const flags = flagsList[i]!;
+      const res = byIndex[Math.floor(flags / 2048)]!;
+      const info = res.info;
+      const source = SOURCES[flags & 3]!;
+      const event = EVENTS[(flags >> 2) & 7] ?? 'OTHER';
+      const rev = revs[i] ?? undefined;
+      const exchangeId = exchanges[i]!;
+      const atMs = times[i]!;
+      if (event === 'BOOKMARK') {
+        if (rev !== undefined) {
+          res.progress.push([rev, atMs]);
+          if (rev > maxRevSoFar) maxRevSoFar = rev;
+        }
+        const burst = bursts.get(exchangeId);
+        if (burst?.open && flags & 512) {
+          burst.open = false;
+          burst.maxRev = Math.max(burst.maxRev, rev ?? 0);
+        }
+        continue;
       }
-      continue;
+      const history = keyHistory(res, keys[i]!);
+      const key = history.key; // one string per key, shared by its revisions
+      if (!info.namespaced && key.includes('/')) info.namespaced = true;
+      const protobuf = (flags & 128) !== 0;
+      const form = FORMS[(flags >> 5) & 3]!;
+      if (form === 'object') {
+        if (protobuf) info.protobuf = true;
+        else info.json = true;
+      }
+      if (source === 'list') {
+        let list = pageKeys.get(exchangeId);
+        if (!list) pageKeys.set(exchangeId, (list = []));
+        list.push(key);
+      }
+      if (source === 'watch') trackBurst(bursts, scopes, exchangeId, event, key, rev, atMs);
+      const value = StoredObject.observed(loader, obsIds[i]!, form === 'object' ? (protobuf ? 'protobuf' : 'json') : form);
+      const uid = uids[i] || undefined;
+      if (source === 'write' && event === 'DELETED') {
+        res.writeDeletes.push({ key, objectRev: rev, seenBefore: maxRevSoFar, value, atMs });
+        if (rev !== undefined) history.add(new RecordedRevision(rev, key, value, false, atMs, 'observed', uid));
+        continue;
+      }
+      if (rev === undefined || flags & 1024) continue;
+      if (rev > maxRevSoFar) maxRevSoFar = rev;
+      const deleted = source === 'watch' && event === 'DELETED';
+      history.add(new RecordedRevision(rev, key, value, deleted, atMs, 'observed', uid));
     }
-    if (namespace) info.namespaced = true;
-    if (form === 'object' && kind && !info.kind) info.kind = kind;
-    const key = objectKey(namespace, name);
-    if (source === 'list') {
-      let keys = pageKeys.get(exchangeId);
-      if (!keys) pageKeys.set(exchangeId, (keys = []));
-      keys.push(key);
-    }
-    if (source === 'watch') trackBurst(bursts, scopes, exchangeId, event, key, rev, atMs);
-    const value = raw ? storedValue(form, encoding, raw, info) : undefined;
-    if (source === 'write' && event === 'DELETED') {
-      res.writeDeletes.push({ key, objectRev: rev, seenBefore: maxRevSoFar, value, atMs });
-      if (rev !== undefined && value) history(res, key).add(new RecordedRevision(rev, key, value, false, atMs, 'observed', uid ?? undefined));
-      continue;
-    }
-    if (rev === undefined || !value || !name) continue;
-    if (rev > maxRevSoFar) maxRevSoFar = rev;
-    const deleted = source === 'watch' && event === 'DELETED';
-    history(res, key).add(new RecordedRevision(rev, key, value, deleted, atMs, 'observed', uid ?? undefined));
   }
 
+  for (const res of resources.values()) for (const [key, h] of res.keys) if (h.revisions.length === 0) res.keys.delete(key);
   addListSnapshots(resources, scopes, pageKeys, resourceFor);
   addWatchSnapshots(resources, scopes, bursts);
   return resources;
 }
 
-function history(res: ResourceHistory, key: string): KeyHistory {
+function keyHistory(res: ResourceHistory, key: string): KeyHistory {
   let h = res.keys.get(key);
-  if (!h) res.keys.set(key, (h = new KeyHistory()));
+  if (!h) res.keys.set(key, (h = new KeyHistory(key)));
   return h;
-}
-
-function storedValue(form: string, encoding: string | null, raw: Buffer, info: SeenResource): StoredObject {
-  const value = new StoredObject();
-  if (form === 'table-row') value.row = raw;
-  else if (form === 'metadata') value.partial = raw;
-  else if (encoding === 'protobuf') {
-    value.protobuf = raw;
-    info.protobuf = true;
-  } else {
-    value.json = raw;
-    info.json = true;
-    if (raw.length > 14 && raw.toString('latin1', 0, 14) === '{"apiVersion":') info.unstructured = true;
-  }
-  return value;
 }
 
 /** Follows a watch's initial events: the legacy synthetic ADDEDs, or a watch-list up to its end bookmark. */

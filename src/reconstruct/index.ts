@@ -7,8 +7,12 @@
  *   cursor.step();                            // then apply recorded changes, watchers hear them
  */
 import type { Db } from '../recording/open';
+import type { Store } from '../store/store';
+import type { StoredObject } from './stored-object';
 import { collect } from './collect';
+import type { RecordedRevision } from './recorded-revision';
 import { floorOf, inferDeletions } from './infer';
+import { RawLoader } from './raw-loader';
 import { readScopes } from './recording-scopes';
 import type { SeenResource } from './seen-resource';
 import { Timeline } from './timeline';
@@ -19,10 +23,13 @@ export { RecordedRevision } from './recorded-revision';
 export type { SeenResource } from './seen-resource';
 export { resourceId, groupVersion } from './seen-resource';
 export { Timeline } from './timeline';
+export { RawLoader } from './raw-loader';
 export { TimelineCursor } from './timeline-cursor';
 export { TypePrefix, setJsonResourceVersion } from './json-meta';
 
 export interface Reconstruction {
+  /** Reads recorded bytes on demand: the recording must stay open while the store is served. */
+  loader: RawLoader;
   /** Every resource the recording mentions, by id (`group/version/resource`). */
   resources: Map<string, SeenResource>;
   timeline: Timeline;
@@ -30,17 +37,21 @@ export interface Reconstruction {
   startRevision: number;
   /** The last revision the recording reached: the state `--clock end` serves. */
   endRevision: number;
+  /** Each key's last revision (its `prev` chain is its history), by resource id. */
+  lastRevisions: Map<string, RecordedRevision[]>;
 }
 
 export function reconstruct(db: Db): Reconstruction {
   const scopes = readScopes(db);
-  const histories = collect(db, scopes);
+  const loader = new RawLoader(db);
+  const histories = collect(db, scopes, loader);
   const watchStarts = new Map<string, number[]>();
   for (const w of scopes.watches.values()) {
     if (w.startRv !== undefined) watchStarts.set(w.resource, [...(watchStarts.get(w.resource) ?? []), w.startRv]);
   }
   const resources = new Map<string, SeenResource>();
-  const entries: Array<{ resource: string; revisions: import('./recorded-revision').RecordedRevision[] }> = [];
+  const entries: Array<{ resource: string; revisions: RecordedRevision[] }> = [];
+  const lastRevisions = new Map<string, RecordedRevision[]>();
   const progress: Array<[number, number]> = [];
   let startRevision = 0;
   for (const [id, res] of histories) {
@@ -49,12 +60,25 @@ export function reconstruct(db: Db): Reconstruction {
     if (res.info.namespaced === undefined && res.keys.size > 0) res.info.namespaced = false;
     resources.set(id, res.info);
     startRevision = Math.max(startRevision, res.info.floor);
+    const lasts: RecordedRevision[] = [];
     for (const h of res.keys.values()) {
+      h.link();
       for (const r of h.revisions) r.uid = undefined;
       entries.push({ resource: id, revisions: h.revisions });
+      lasts.push(h.revisions[h.revisions.length - 1]!);
     }
+    lastRevisions.set(id, lasts);
     progress.push(...res.progress);
   }
   const timeline = new Timeline(entries, progress);
-  return { resources, timeline, startRevision, endRevision: Math.max(timeline.endRevision, startRevision) };
+  return { loader, resources, timeline, startRevision, endRevision: Math.max(timeline.endRevision, startRevision), lastRevisions };
+}
+
+/** Reads, in batches, the recorded bytes of every object in the store's current state. */
+export function preloadState(store: Store<StoredObject>, loader: RawLoader): void {
+  const byId = new Map<number, StoredObject>();
+  for (const id of store.resourceIds) {
+    for (const r of store.find(id)!.snapshot(store.head, '')) for (const obs of r.value.pendingIds()) byId.set(obs, r.value);
+  }
+  loader.loadMany([...byId.keys()], (id, raw) => byId.get(id)!.provide(id, raw));
 }

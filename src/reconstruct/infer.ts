@@ -10,6 +10,7 @@
  */
 import type { ResourceHistory } from './collect';
 import { RecordedRevision } from './recorded-revision';
+import { StoredObject } from './stored-object';
 
 export function inferDeletions(res: ResourceHistory): void {
   inferRecreations(res);
@@ -50,13 +51,12 @@ function inferWriteDeletes(res: ResourceHistory): void {
     if (next?.deleted) continue; // the watch or a later list already shows the deletion
     let rev = Math.max(visible.rev, del.seenBefore) + 1;
     if (next && next.rev < rev) rev = next.rev; // recreated right after: same revision, deletion first
-    history.add(tombstone(visible, rev, del.atMs, 'inferred-write', del.value));
+    history.add(tombstone(visible, rev, del.atMs, 'inferred-write', del.value.complete ? del.value : visible.value));
   }
 }
 
 function tombstone(of: RecordedRevision, rev: number, atMs: number, provenance: RecordedRevision['provenance'], value = of.value): RecordedRevision {
-  const stamped = value.complete || value.partial ? value.withResourceVersion(String(rev)) : of.value.withResourceVersion(String(rev));
-  return new RecordedRevision(rev, of.key, stamped, true, atMs, provenance, of.uid);
+  return new RecordedRevision(rev, of.key, StoredObject.stamped(value, String(rev)), true, atMs, provenance, of.uid);
 }
 
 /** The earliest complete state: the first snapshot of any scope, else the first watch start or revision seen. */

@@ -29,18 +29,17 @@ export function setJsonResourceVersion(json: Buffer, rv: string): Buffer {
 
 /**
  * The leading `{"kind":"K","apiVersion":"V",` of a typed object, which list items omit.
- * Objects of one resource all share it; `itemStart` is where the rest begins.
+ * Objects of one resource all share it.
  */
 export class TypePrefix {
-  readonly bytes: Buffer;
+  readonly text: string;
 
   constructor(kind: string, apiVersion: string) {
-    this.bytes = Buffer.from(`{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)},`, 'utf8');
+    this.text = `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)},`;
   }
 
   /** Whether `json` starts with this prefix (typed style) — then its list item form drops it. */
-  matches(json: Buffer): boolean {
-    const n = this.bytes.length;
-    return json.length > n && json.compare(this.bytes, 0, n, 0, n) === 0;
+  matches(json: string): boolean {
+    return json.length > this.text.length && json.startsWith(this.text);
   }
 }

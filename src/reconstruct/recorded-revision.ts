@@ -14,8 +14,8 @@ export class RecordedRevision extends Revision<StoredObject> {
     /** ms since the epoch when the recording first saw this state. */
     public recordedAt: number,
     readonly provenance: Provenance = 'observed',
-    /** metadata.uid while rebuilding (dropped afterwards). */
-    public uid: string | undefined = undefined,
+    /** A fingerprint of metadata.uid while rebuilding (dropped afterwards). */
+    public uid: number | undefined = undefined,
   ) {
     super(rev, key, value, deleted);
   }
@@ -28,10 +28,16 @@ export class RecordedRevision extends Revision<StoredObject> {
 export class KeyHistory {
   readonly revisions: RecordedRevision[] = [];
 
+  constructor(readonly key: string) {}
+
   /** Adds a revision, merging it into an existing state of the same revision. */
   add(r: RecordedRevision): RecordedRevision {
     const list = this.revisions;
     let i = list.length - 1;
+    if (i < 0 || list[i]!.rev < r.rev) {
+      list.push(r); // the common case: a newer state
+      return r;
+    }
     for (; i >= 0; i--) {
       const cur = list[i]!;
       if (cur.rev === r.rev && cur.deleted === r.deleted) {
@@ -44,6 +50,12 @@ export class KeyHistory {
     }
     list.splice(i + 1, 0, r);
     return r;
+  }
+
+  /** Links each revision to the one before it (the MVCC chain the store walks). */
+  link(): void {
+    const list = this.revisions;
+    for (let i = 0; i < list.length; i++) list[i]!.prev = i > 0 ? list[i - 1] : undefined;
   }
 
   /** The state visible at `rev` (may be a deletion), or undefined. */

@@ -1,5 +1,6 @@
 import type { Store } from '../store/store';
 import type { Reconstruction } from './index';
+import type { RecordedRevision } from './recorded-revision';
 import type { StoredObject } from './stored-object';
 
 /**
@@ -30,12 +31,37 @@ export class TimelineCursor {
     return this.nextStepRevision() === undefined;
   }
 
-  /** Loads history up to `rev` without telling watchers (before serving). */
+  /** Loads history up to `rev` without telling watchers (before serving; once, first). */
   loadUntil(rev: number): void {
+    if (this.next > 0) throw new Error('loadUntil: history is already loaded; advance with step()');
     const t = this.rebuilt.timeline;
-    while (this.next < t.length && t.revisions[this.next]!.rev <= rev) {
-      this.store.load(t.resources[this.next]!, t.revisions[this.next]!);
-      this.next++;
+    // The watch log of each resource: its revisions above its floor, in timeline order.
+    const changes = new Map<string, RecordedRevision[]>();
+    for (const id of this.rebuilt.resources.keys()) changes.set(id, []);
+    let top = this.store.head;
+    let id: string | undefined;
+    let into: RecordedRevision[] = [];
+    let floor = 0;
+    for (; this.next < t.length; this.next++) {
+      const revision = t.revisions[this.next]!;
+      if (revision.rev > rev) break;
+      const resource = t.resources[this.next]!;
+      if (resource !== id) {
+        id = resource;
+        into = changes.get(resource)!;
+        floor = this.rebuilt.resources.get(resource)!.floor;
+      }
+      if (revision.rev > floor) into.push(revision);
+      if (revision.rev > top) top = revision.rev;
+    }
+    // Each key's state now: its last revision, or the one before `rev` along its chain.
+    for (const [resource, lasts] of this.rebuilt.lastRevisions) {
+      const latest: RecordedRevision[] = [];
+      for (const last of lasts) {
+        const visible = last.rev <= rev ? last : (last.at(rev) as RecordedRevision | undefined);
+        if (visible) latest.push(visible);
+      }
+      this.store.bulkLoad(resource, latest, changes.get(resource) ?? [], top);
     }
     while (this.nextProgress < t.progress.length && t.progress[this.nextProgress]![0] <= rev) this.nextProgress++;
     this.positionRev = Math.max(this.positionRev, rev);

@@ -27,14 +27,15 @@ export class Timeline {
       }
     }
     const order = sortedOrder(flat);
-    this.revisions = new Array(flat.length);
-    this.resources = new Array(flat.length);
+    // Filled by push: `new Array(n)` beyond 100k elements is a dictionary, slow to index.
+    this.revisions = [];
+    this.resources = [];
     this.times = new Float64Array(flat.length);
     let time = -Infinity;
     for (let i = 0; i < order.length; i++) {
       const r = flat[order[i]!]!;
-      this.revisions[i] = r;
-      this.resources[i] = owner[order[i]!]!;
+      this.revisions.push(r);
+      this.resources.push(owner[order[i]!]!);
       time = Math.max(time, r.recordedAt);
       this.times[i] = time;
     }
@@ -91,7 +92,8 @@ function sortedOrder(flat: RecordedRevision[]): Uint32Array {
     for (let i = 0; i < n; i++) order[i] = packed[i]! % SHIFT;
     return order;
   }
-  const idx = Array.from({ length: n }, (_, i) => i);
+  const idx: number[] = [];
+  for (let i = 0; i < n; i++) idx.push(i);
   idx.sort((a, b) => flat[a]!.rev - flat[b]!.rev || a - b);
   order.set(idx);
   return order;

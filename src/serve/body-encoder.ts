@@ -33,9 +33,9 @@ export class BodyEncoder {
 
   /** Whether these objects can be written in this representation (protobuf needs them recorded as protobuf). */
   supports(values: readonly StoredObject[]): boolean {
-    if (this.rep.format === 'protobuf') return values.every((v) => v.protobuf !== undefined);
+    if (this.rep.format === 'protobuf') return values.every((v) => v.hasProtobuf);
     if (this.rep.as) return true;
-    return values.every((v) => v.json !== undefined || v.protobuf === undefined);
+    return values.every((v) => v.hasJson || !v.hasProtobuf);
   }
 
   /** Throws the 406 for objects that cannot be written as negotiated (recorded in another format). */
@@ -43,7 +43,7 @@ export class BodyEncoder {
     if (!this.supports(values)) throw notAcceptable('application/vnd.kubernetes.protobuf');
   }
 
-  object(value: StoredObject): Buffer {
+  object(value: StoredObject): Buffer | string {
     const { rep } = this;
     if (rep.as === 'Table') return json(this.table([value], { resourceVersion: this.rv(value) }));
     if (rep.as === 'PartialObjectMetadata' || rep.as === 'PartialObjectMetadataList') {
@@ -100,7 +100,7 @@ export class BodyEncoder {
       const obj = v.toJsonObject(this.codec.type);
       if (v.row) {
         try {
-          const row = JSON.parse(v.row.toString('utf8')) as RecordedRow;
+          const row = JSON.parse(v.row) as RecordedRow;
           recordedRows.set(tableRowKey(obj.metadata?.namespace, obj.metadata?.name), row);
         } catch {
           // a row we cannot read: its cells are derived instead

@@ -17,7 +17,7 @@ import { writeKubeconfig } from '../http/kubeconfig';
 import { closeServer, listen, parseListen } from '../http/listen';
 import { silentLogger } from '../log/logger';
 import { openRecording } from '../recording/open';
-import { reconstruct, TimelineCursor, type StoredObject } from '../reconstruct';
+import { preloadState, reconstruct, TimelineCursor, type StoredObject } from '../reconstruct';
 import { systemClock } from '../store/clock';
 import { Store } from '../store/store';
 import { mountServeAdmin } from './admin-routes';
@@ -64,16 +64,20 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
   const store = new Store<StoredObject>({ clock: options.storeClock ?? systemClock, watchCacheSize: options.watchCacheSize });
   let resources: ServedResources;
   let cursor: TimelineCursor;
+  let clock: ClockDriver;
   try {
     rebuilt = reconstruct(db);
     cursor = new TimelineCursor(rebuilt, store);
     resources = new ServedResources(rebuilt, store);
     discovery = new Discovery(resources.known(), db);
-  } finally {
+    clock = new ClockDriver(rebuilt, cursor, store, { mode, speed, keepRevisions: options.keepRevisions, compactionWindowMs: options.compactionWindowMs, log });
+    clock.start();
+    // The state clients see first is read now, in batches; older states when asked for.
+    preloadState(store, rebuilt.loader);
+  } catch (err) {
     db.close();
+    throw err;
   }
-  const clock = new ClockDriver(rebuilt, cursor, store, { mode, speed, keepRevisions: options.keepRevisions, compactionWindowMs: options.compactionWindowMs, log });
-  clock.start();
   log.info({ resources: rebuilt.resources.size, revisions: rebuilt.timeline.length, head: store.head, ms: Date.now() - started }, 'store rebuilt');
 
   const status = (): ServeStatus => {
@@ -125,6 +129,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
     url = await listen(server, parseListen(options.listen ?? '127.0.0.1:0'));
   } catch (err) {
     clock.stop();
+    db.close();
     throw err;
   }
   const ownKubeconfig = options.writeKubeconfig === undefined;
@@ -143,6 +148,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
     close: async () => {
       clock.stop();
       await closeServer(server);
+      db.close();
       if (ownKubeconfig) rmSync(kubeconfigPath, { force: true });
     },
   };

@@ -11,8 +11,6 @@ import type { ListMetaInput } from './table';
 
 export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
 
-const ITEMS_END_NL = Buffer.from(']}\n');
-const EVENT_END = Buffer.from('}\n');
 
 export class ResourceCodec {
   readonly type: TypeInfo;
@@ -29,52 +27,56 @@ export class ResourceCodec {
   // ---- JSON ----
 
   /** The object as a get returns it. */
-  objectJson(value: StoredObject): Buffer {
+  objectJson(value: StoredObject): string {
     return value.fullJson(this.type);
   }
 
   /**
    * A list of the objects, as the apiserver writes typed lists (or unstructured ones for custom
    * resources), newline-terminated like Go's encoder. Assembled in one allocation: each item's
-   * bytes are copied once.
+   * text is written once.
    */
   listJson(meta: ListMetaInput, items: readonly StoredObject[]): Buffer {
-    let head: Buffer;
-    let tail: Buffer;
+    let head: string;
+    let tail: string;
     let skip = 0;
     if (this.info.unstructured) {
       const m: Record<string, unknown> = { continue: meta.continue ?? '' };
       if (typeof meta.remainingItemCount === 'number') m.remainingItemCount = meta.remainingItemCount;
       m.resourceVersion = meta.resourceVersion ?? '';
-      head = Buffer.from(`{"apiVersion":${JSON.stringify(this.type.apiVersion)},"items":[`);
-      tail = Buffer.from(`],"kind":${JSON.stringify(this.listKind)},"metadata":${JSON.stringify(m)}}\n`);
+      head = `{"apiVersion":${JSON.stringify(this.type.apiVersion)},"items":[`;
+      tail = `],"kind":${JSON.stringify(this.listKind)},"metadata":${JSON.stringify(m)}}\n`;
     } else {
-      head = Buffer.from(`{"kind":${JSON.stringify(this.listKind)},"apiVersion":${JSON.stringify(this.type.apiVersion)},"metadata":${listMetaJson(meta)},"items":[`);
-      tail = ITEMS_END_NL;
-      skip = this.prefix.bytes.length - 1; // typed list items drop `"kind":…,"apiVersion":…,` (keeping the '{')
+      head = `{"kind":${JSON.stringify(this.listKind)},"apiVersion":${JSON.stringify(this.type.apiVersion)},"metadata":${listMetaJson(meta)},"items":[`;
+      tail = ']}\n';
+      skip = this.prefix.text.length - 1; // typed list items drop `"kind":…,"apiVersion":…,` (keeping the '{')
     }
-    const jsons = items.map((v) => this.objectJson(v));
-    const starts = jsons.map((json) => (skip > 0 && this.prefix.matches(json) ? skip : 0));
-    let size = head.length + tail.length + Math.max(0, jsons.length - 1);
-    for (let i = 0; i < jsons.length; i++) size += jsons[i]!.length - starts[i]!;
+    const texts = items.map((v) => this.objectJson(v));
+    let size = Buffer.byteLength(head) + Buffer.byteLength(tail) + Math.max(0, texts.length - 1);
+    const starts = new Uint32Array(texts.length);
+    for (let i = 0; i < texts.length; i++) {
+      const text = texts[i]!;
+      if (skip > 0 && this.prefix.matches(text)) starts[i] = skip;
+      size += Buffer.byteLength(text) - starts[i]!;
+    }
     const out = Buffer.allocUnsafe(size);
-    let pos = head.copy(out, 0);
-    for (let i = 0; i < jsons.length; i++) {
+    let pos = out.write(head, 0);
+    for (let i = 0; i < texts.length; i++) {
       if (i > 0) out[pos++] = 0x2c;
-      const json = jsons[i]!;
+      const text = texts[i]!;
       const start = starts[i]!;
       if (start > 0) {
         out[pos++] = 0x7b;
-        pos += json.copy(out, pos, start + 1);
-      } else pos += json.copy(out, pos);
+        pos += out.write(text.slice(start + 1), pos);
+      } else pos += out.write(text, pos);
     }
-    tail.copy(out, pos);
+    out.write(tail, pos);
     return out;
   }
 
   /** `{"type":…,"object":…}\n` */
   watchEventJson(type: string, value: StoredObject): Buffer {
-    return Buffer.concat([Buffer.from(`{"type":"${type}","object":`), this.objectJson(value), EVENT_END]);
+    return Buffer.from(`{"type":"${type}","object":${this.objectJson(value)}}\n`, 'utf8');
   }
 
   /** A BOOKMARK event as the watch cache sends it (g1, g2), or the watch-list end bookmark. */

@@ -73,6 +73,26 @@ export class ResourceStore<V> {
     this.link(revision, appliedAt, false);
   }
 
+  /**
+   * Loads history in bulk (rebuilding from a recording, before any other load): `latest` holds
+   * the state each key has now (a deletion included), with its `prev` chain already linked;
+   * `changes` the revisions above the floor in global order, which become the watch log.
+   * No watcher hears of it.
+   */
+  bulkLoad(latest: readonly Revision<V>[], changes: readonly Revision<V>[], appliedAt: number): void {
+    if (this.byKey.size > 0) throw new Error(`${this.id}: bulk load into a store that has history`);
+    for (const revision of latest) {
+      const entry: KeyEntry<V> = { key: revision.key, latest: revision };
+      this.byKey.set(revision.key, entry);
+      this.ordered.push(entry);
+    }
+    this.sorted = false;
+    for (const revision of changes) {
+      revision.appliedAt = appliedAt;
+      this.log.append(revision);
+    }
+  }
+
   /** Applies a change: it becomes the latest state of its key and every matching watcher hears of it. */
   apply(revision: Revision<V>, appliedAt: number): void {
     this.link(revision, appliedAt, true);

@@ -53,6 +53,12 @@ export class Store<V> {
     if (revision.rev > this.headRev) this.headRev = revision.rev;
   }
 
+  /** Bulk history for one resource (see ResourceStore.bulkLoad); raises the head silently. */
+  bulkLoad(id: string, latest: readonly Revision<V>[], changes: readonly Revision<V>[], head: number): void {
+    this.resource(id).bulkLoad(latest, changes, this.clock.now());
+    if (head > this.headRev) this.headRev = head;
+  }
+
   /** Applies changes of one revision (or several, in order) and then moves the head. */
   apply(changes: Iterable<{ resource: string; revision: Revision<V> }>, head?: number): void {
     const now = this.clock.now();

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,11 +9,15 @@ import { buildTxRecording } from './transcripts';
 describe('kubetape serve (CLI)', () => {
   const bin = join(__dirname, '..', '..', 'bin', 'kubetape.js');
   let dir: string;
+  const children: ChildProcess[] = [];
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'kubetape-serve-cli-'));
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it.each([
     ['a file that is not SQLite', () => writeFileSync(join(dir, 'bad.db'), 'garbage'), 'bad.db', /^kubetape: .*bad\.db: not a kubetape recording \(not an SQLite database\)\n$/],
@@ -33,6 +37,7 @@ describe('kubetape serve (CLI)', () => {
     buildTxRecording(db);
     const kubeconfig = join(dir, 'kubeconfig');
     const child = spawn(process.execPath, [bin, 'serve', '--db', db, '--listen', '127.0.0.1:0', '--write-kubeconfig', kubeconfig, '--log-level', 'silent'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
     const firstLine = await new Promise<string>((resolve, reject) => {
       let out = '';
       child.stdout.on('data', (d: Buffer) => {
