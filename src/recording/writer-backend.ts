@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { prepareRecording } from './writer-prepare';
 import { WriterHost, type WriterInit } from './writer-host';
+import { spawnRecordingWorker } from './writer-spawn';
 import type { WriterBatch, WriterCommand, WriterReply, WriterStats } from './writer-protocol';
 
 export const WRITER_BACKENDS = ['worker', 'inline'] as const;
@@ -49,7 +48,7 @@ class InlineBackend implements WriterBackend {
 
   close(): Promise<void> {
     return new Promise((resolve) => setImmediate(() => {
-      this.host.command({ k: 'close' });
+      this.host.close();
       resolve();
     }));
   }
@@ -64,12 +63,7 @@ class InlineBackend implements WriterBackend {
   }
 }
 
-/**
- * The writer on a worker thread. The built package loads `writer-worker.js` beside this file;
- * from TypeScript sources (jest, which runs TS through @swc/jest) there is no .js, so the worker
- * starts from a small bootstrap that compiles .ts files with @swc/core (a devDependency) as they
- * are required.
- */
+/** The writer on a worker thread (writer-worker.ts; see writer-spawn.ts for how it is loaded). */
 class WorkerBackend implements WriterBackend {
   private listener: (reply: WriterReply) => void = () => undefined;
   private flushes: Array<(stats: WriterStats) => void> = [];
@@ -91,7 +85,7 @@ class WorkerBackend implements WriterBackend {
   }
 
   static async start(init: WriterInit): Promise<WorkerBackend> {
-    const worker = spawnWriterWorker(init);
+    const worker = spawnRecordingWorker('writer-worker', init);
     await new Promise<void>((resolve, reject) => {
       worker.once('online', resolve);
       worker.once('error', reject);
@@ -131,33 +125,4 @@ class WorkerBackend implements WriterBackend {
     for (const f of flushes) f({ exchanges: 0, frames: 0, observations: 0, decodeErrors: 0, commits: 0 });
     this.listener({ k: 'fatal', message });
   }
-}
-
-const TS_BOOTSTRAP = `
-const { workerData } = require('node:worker_threads');
-const fs = require('node:fs');
-const swc = require(workerData.swcPath);
-require.extensions['.ts'] = function (module, filename) {
-  const out = swc.transformSync(fs.readFileSync(filename, 'utf8'), {
-    filename,
-    jsc: { target: 'es2022', parser: { syntax: 'typescript' } },
-    module: { type: 'commonjs' },
-    sourceMaps: 'inline',
-  });
-  module._compile(out.code, filename);
-};
-require(workerData.entry);
-`;
-
-function spawnWriterWorker(init: WriterInit): Worker {
-  const js = join(__dirname, 'writer-worker.js');
-  if (existsSync(js)) return new Worker(js, { workerData: init });
-  const ts = join(__dirname, 'writer-worker.ts');
-  let swcPath: string;
-  try {
-    swcPath = require.resolve('@swc/core');
-  } catch {
-    throw new Error(`cannot start the writer thread: ${js} is missing (run npm run build) and @swc/core is not installed`);
-  }
-  return new Worker(TS_BOOTSTRAP, { eval: true, workerData: { ...init, entry: ts, swcPath } });
 }

@@ -25,6 +25,18 @@ export class WriterHost {
     this.writer = new RecordingWriter(openRecording(init.db, { create: true }), { keepSecrets: init.keepSecrets });
   }
 
+  /** Commits and closes the file (its last connection: final checkpoint, WAL removed). */
+  close(): void {
+    if (this.dead) return;
+    this.dead = true;
+    this.clearTimer();
+    try {
+      this.writer.close();
+    } catch (err) {
+      this.reply({ k: 'fatal', message: (err as Error)?.message ?? String(err) });
+    }
+  }
+
   command(cmd: WriterCommand): void {
     if (this.dead) return;
     try {
@@ -40,9 +52,7 @@ export class WriterHost {
           this.reply({ k: 'flushed', stats: this.writer.stats });
           break;
         case 'close':
-          this.clearTimer();
-          this.writer.close();
-          this.dead = true;
+          this.close();
           break;
       }
     } catch (err) {

@@ -65,13 +65,14 @@ export class RecordingWriter {
     }
   }
 
-  /** Commits the open transaction (with the current counts of running watches). */
-  commit(): void {
-    if (!this.db.inTransaction) return;
+  /** Commits the open transaction (with the current counts of running watches); false when there was none. */
+  commit(): boolean {
+    if (!this.db.inTransaction) return false;
     for (const { stream } of this.open.values()) stream?.updateCounts();
     this.db.exec('COMMIT');
     this.stmts.uncommitted = 0;
     this.counters.commits++;
+    return true;
   }
 
   /** Commits and closes the file. Exchanges still open stay `open` on disk. */
