@@ -55,7 +55,7 @@ const SYNTHETIC_WINDOW_MS = 1000;
  * Per-observation facts computed by SQLite and packed into one number, so the scan hands JS
  * numbers (free) instead of a string per column, without touching the object bytes (only a
  * bookmark's are read). Bits: source 0–1, event 2–4, form 5–6, protobuf 7,
- * initial-events-end bookmark 9, unnamed 10, resource index 11+.
+ * initial-events-end bookmark 9, unnamed 10.
  */
 const SOURCES = ['list', 'watch', 'get', 'write'] as const;
 const EVENTS = [null, 'ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'OTHER'] as const;
@@ -86,42 +86,41 @@ export function collect(db: Db, scopes: RecordingScopes, loader: RawLoader): Map
     }
     return r;
   };
-  // Resources and kinds first, so the big scan returns an index instead of three strings per row.
-  const ids = db.prepare('SELECT DISTINCT api_group, api_version, resource FROM observations').raw(true).all() as Array<[string, string, string]>;
-  const byIndex = ids.map(([g, v, r]) => resourceFor(g, v, r));
-  const kinds = db.prepare(`SELECT api_group, api_version, resource, kind FROM observations WHERE form = 'object' AND kind IS NOT NULL AND kind != ''
-                            GROUP BY api_group, api_version, resource`).raw(true).all() as Array<[string, string, string, string]>;
-  for (const [g, v, r, kind] of kinds) resourceFor(g, v, r).info.kind ??= kind;
-  // Custom resources' JSON is unstructured (`{"apiVersion":…,"kind":…` first): one object per resource tells.
-  const unstructured = db.prepare(`SELECT api_group, api_version, resource FROM observations WHERE id IN (
-                                     SELECT min(id) FROM observations WHERE form = 'object' AND encoding = 'json' GROUP BY api_group, api_version, resource)
-                                   AND substr(raw, 1, 14) = CAST('{"apiVersion":' AS BLOB)`).raw(true).all() as Array<[string, string, string]>;
-  for (const [g, v, r] of unstructured) resourceFor(g, v, r).info.unstructured = true;
-  const resourceIndexSql = ids.length === 0 ? '0' : `(CASE ${ids.map((_, i) => `WHEN api_group = ? AND api_version = ? AND resource = ? THEN ${i}`).join(' ')} END)`;
+  // Which resource each exchange was about (a small table): the big scan then returns no names.
+  const exchangeRows = db
+    .prepare(`SELECT id, api_group, api_version, resource FROM exchanges WHERE resource != '' AND status BETWEEN 200 AND 299`)
+    .raw(true)
+    .all() as Array<[number, string, string, string]>;
+  const byExchange = new Map<number, ResourceHistory>();
+  for (const [id, g, v, r] of exchangeRows) byExchange.set(id, resourceFor(g, v, r));
   const chunk = db.prepare(`SELECT json_group_array(id), json_group_array(exchange_id), json_group_array(at_ms), json_group_array(flags),
                                    json_group_array(k), json_group_array(u), json_group_array(r)
-                            FROM (SELECT id, exchange_id, at_ms, ${FLAGS_SQL} + 2048 * ${resourceIndexSql} AS flags,
+                            FROM (SELECT id, exchange_id, at_ms, ${FLAGS_SQL} AS flags,
                                          CASE WHEN namespace = '' THEN name ELSE namespace || '/' || name END AS k, ${UID_SQL} AS u, ${REV_SQL} AS r
                                   FROM observations WHERE id BETWEEN ? AND ? ORDER BY id)`);
   chunk.raw(true);
-  const params = ids.flat();
   const [minId, maxId] = db.prepare('SELECT min(id), max(id) FROM observations').raw(true).get() as [number | null, number | null];
 
   const pageKeys = new Map<number, string[]>();
   const bursts = new Map<number, WatchBurst>();
   let maxRevSoFar = 0;
+  let lastExchange = -1;
+  let res!: ResourceHistory;
   for (let lo = minId ?? 1; maxId !== null && lo <= maxId; lo += CHUNK) {
-    const [obsIds, exchanges, times, flagsList, keys, uids, revs] = (chunk.get(...params, lo, lo + CHUNK - 1) as string[]).map((c) => JSON.parse(c) as unknown[]) as [
+    const [obsIds, exchanges, times, flagsList, keys, uids, revs] = (chunk.get(lo, lo + CHUNK - 1) as string[]).map((c) => JSON.parse(c) as unknown[]) as [
       number[], number[], number[], number[], string[], number[], Array<number | null>,
     ];
     for (let i = 0; i < obsIds.length; i++) {
       const flags = flagsList[i]!;
-      const res = byIndex[Math.floor(flags / 2048)]!;
+      const exchangeId = exchanges[i]!;
+      if (exchangeId !== lastExchange) {
+        lastExchange = exchangeId;
+        res = byExchange.get(exchangeId) ?? observationResource(db, obsIds[i]!, resourceFor);
+      }
       const info = res.info;
       const source = SOURCES[flags & 3]!;
       const event = EVENTS[(flags >> 2) & 7] ?? 'OTHER';
       const rev = revs[i] ?? undefined;
-      const exchangeId = exchanges[i]!;
       const atMs = times[i]!;
       if (event === 'BOOKMARK') {
         if (rev !== undefined) {
@@ -165,9 +164,31 @@ export function collect(db: Db, scopes: RecordingScopes, loader: RawLoader): Map
   }
 
   for (const res of resources.values()) for (const [key, h] of res.keys) if (h.revisions.length === 0) res.keys.delete(key);
+  describeResources(db, resources);
   addListSnapshots(resources, scopes, pageKeys, resourceFor);
   addWatchSnapshots(resources, scopes, bursts);
   return resources;
+}
+
+/** Kind and JSON style of each resource, from one object each (found through the resource index). */
+function describeResources(db: Db, resources: Map<string, ResourceHistory>): void {
+  const kind = db
+    .prepare(`SELECT kind FROM observations WHERE api_group = ? AND resource = ? AND api_version = ? AND form = 'object' AND kind IS NOT NULL AND kind != '' LIMIT 1`)
+    .pluck();
+  const unstructured = db
+    .prepare(`SELECT substr(raw, 1, 14) = CAST('{"apiVersion":' AS BLOB) FROM observations
+              WHERE api_group = ? AND resource = ? AND api_version = ? AND form = 'object' AND encoding = 'json' LIMIT 1`)
+    .pluck();
+  for (const { info } of resources.values()) {
+    info.kind ??= (kind.get(info.group, info.resource, info.version) as string | undefined) ?? undefined;
+    if (unstructured.get(info.group, info.resource, info.version) === 1) info.unstructured = true;
+  }
+}
+
+/** The resource of an observation whose exchange is not in the table (a hand-made recording). */
+function observationResource(db: Db, id: number, resourceFor: (g: string, v: string, r: string) => ResourceHistory): ResourceHistory {
+  const [g, v, r] = db.prepare('SELECT api_group, api_version, resource FROM observations WHERE id = ?').raw(true).get(id) as [string, string, string];
+  return resourceFor(g, v, r);
 }
 
 function keyHistory(res: ResourceHistory, key: string): KeyHistory {
