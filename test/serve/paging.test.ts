@@ -30,6 +30,9 @@ describe('serve: paging and continue tokens (transcripts a, b, d)', () => {
       expect(reply.text).toBe(t.body.toString('utf8'));
       expect(reply.headers['content-type']).toBe('application/json');
     }
+    // A curl User-Agent gets the same list pretty-printed (a0).
+    const a0 = transcript('a0-list-limit5-curl-UA-pretty');
+    expect((await get(api.url + a0.path, { headers: { 'User-Agent': 'curl/7.88.1' } })).text).toBe(a0.body.toString('utf8'));
   });
 
   it('a continue token survives changes: same snapshot on every page; then 410 after compaction, whose token continues (b0–b2)', async () => {
