@@ -70,6 +70,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
     cursor = new TimelineCursor(rebuilt, store);
     resources = new ServedResources(rebuilt, store);
     discovery = new Discovery(resources.known(), db);
+    resources.addEmpty(discovery.resources(), store, rebuilt.startRevision);
     clock = new ClockDriver(rebuilt, cursor, store, { mode, speed, keepRevisions: options.keepRevisions, compactionWindowMs: options.compactionWindowMs, log });
     clock.start();
     // The state clients see first is read now, in batches; older states when asked for.

@@ -1,3 +1,4 @@
+import { newSeenResource } from '../reconstruct/seen-resource';
 import type { Reconstruction, SeenResource, StoredObject } from '../reconstruct';
 import type { ResourceStore } from '../store/resource-store';
 import type { Store } from '../store/store';
@@ -24,6 +25,21 @@ export class ServedResources {
       if (!info.kind) info.kind = builtin?.kind ?? guessKind(info.resource);
       const namespaced = info.namespaced ?? builtin?.namespaced ?? true;
       this.byId.set(info.id, { info, codec: new ResourceCodec(info), namespaced, store: store.resource(info.id, info.floor) });
+    }
+  }
+
+  /**
+   * Resources discovery announces (recorded discovery documents) with nothing recorded about their
+   * objects: served as empty, as a cluster with none of them would answer.
+   */
+  addEmpty(known: readonly KnownResource[], store: Store<StoredObject>, floor: number): void {
+    for (const k of known) {
+      const id = `${k.group}/${k.version}/${k.resource}`;
+      if (this.byId.has(id) || k.resource.includes('/')) continue;
+      const info = newSeenResource(k.group, k.version, k.resource);
+      info.kind = k.kind;
+      info.namespaced = k.namespaced;
+      this.byId.set(id, { info, codec: new ResourceCodec(info), namespaced: k.namespaced, store: store.resource(id, floor) });
     }
   }
 

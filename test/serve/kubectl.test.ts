@@ -99,6 +99,11 @@ describe('kubectl: serve answers as the live cluster did', () => {
     expect(withoutAge(await kubectl(api.kubeconfigPath, ['get', 'configmaps', '-n', 'tx', '--chunk-size=2']))).toEqual(withoutAge(live.chunked!));
   });
 
+  it('a resource discovery announces but the session never read is served empty, an unknown one is not found', async () => {
+    expect(await kubectl(api.kubeconfigPath, ['get', 'secrets', '-n', 'tx', '-o', 'name'])).toBe('');
+    await expect(kubectl(api.kubeconfigPath, ['get', 'nosuchthings'])).rejects.toThrow(/the server doesn't have a resource type "nosuchthings"/);
+  });
+
   it('get -w sees the recorded changes as the clock advances, then get and -o json match the end state', async () => {
     const served = await watchOutput(api.kubeconfigPath, () => void api.advance({ toEnd: true }), allChanges);
     expect(withoutAge(served)).toEqual(withoutAge(liveWatch));
