@@ -156,3 +156,14 @@ test('request credentials are never written', async () => {
     for (const secret of ['client-token-77c1', 'abc123']) expect(bytes.includes(secret)).toBe(false);
   }
 });
+
+test('kubetape\'s own status is at /_kubetape/status; /healthz goes to the upstream like any API path', async () => {
+  const status = await (await fetch(`${rec.url}/_kubetape/status`)).json();
+  expect(status).toMatchObject({ mode: 'record', url: rec.url, db });
+  expect(status.upstream).toContain(api.url);
+  expect(status.recording.exchanges).toBeGreaterThan(10);
+  const before = api.requests.length;
+  const health = await fetch(`${rec.url}/healthz`);
+  expect(health.status).toBe(200);
+  expect(api.requests.slice(before).map((r) => r.url)).toEqual(['/healthz']);
+});
