@@ -158,7 +158,7 @@ test('request credentials are never written', async () => {
 });
 
 test('kubetape\'s own status is at /_kubetape/status; /healthz goes to the upstream like any API path', async () => {
-  const status = await (await fetch(`${rec.url}/_kubetape/status`)).json();
+  const status = (await (await fetch(`${rec.url}/_kubetape/status`)).json()) as any;
   expect(status).toMatchObject({ mode: 'record', url: rec.url, db });
   expect(status.upstream).toContain(api.url);
   expect(status.recording.exchanges).toBeGreaterThan(10);
