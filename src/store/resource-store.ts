@@ -87,10 +87,8 @@ export class ResourceStore<V> {
       this.ordered.push(entry);
     }
     this.sorted = false;
-    for (const revision of changes) {
-      revision.appliedAt = appliedAt;
-      this.log.append(revision);
-    }
+    for (const revision of changes) revision.appliedAt = appliedAt;
+    this.log.appendAll(changes);
   }
 
   /** Applies a change: it becomes the latest state of its key and every matching watcher hears of it. */

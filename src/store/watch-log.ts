@@ -47,6 +47,17 @@ export class WatchLog<V> {
     }
   }
 
+  /** Appends many changes at once (rebuilding): same checks as append, one pass. */
+  appendAll(changes: readonly Revision<V>[]): void {
+    let last = this.size > 0 ? this.entries[this.entries.length - 1]!.rev : this.floorRev + 1;
+    for (const change of changes) {
+      if (change.rev < last || change.rev <= this.floorRev) throw new Error(`watch log: revision ${change.rev} out of order (after ${last}, floor ${this.floorRev})`);
+      last = change.rev;
+    }
+    for (const change of changes) this.entries.push(change);
+    if (this.size > this.capacity) this.trimTo(this.entries[this.entries.length - this.capacity - 1]!.rev);
+  }
+
   /** Changes with a revision strictly above `rev` (rev ≥ floor), oldest first. */
   since(rev: number): Revision<V>[] {
     let lo = this.start;
