@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { FaultInjector, type FaultsOption } from '../faults';
+import { UsageError } from '../cli/errors';
 import { AdminApi } from '../http/admin';
 import { writeKubeconfig } from '../http/kubeconfig';
 import { DEFAULT_LISTEN, closeServer, listen, parseListen, type ListenAddress } from '../http/listen';
@@ -75,14 +76,15 @@ export async function record(options: RecordOptions): Promise<RecordServer> {
   try {
     const address = typeof options.listen === 'object' ? options.listen : parseListen(options.listen ?? DEFAULT_LISTEN);
     url = await listen(server, address);
+    if (options.writeKubeconfig) writeClientKubeconfig(options.writeKubeconfig, url);
   } catch (err) {
+    if (server.listening) await closeServer(server);
     upstream.close();
     await queue.close();
-    throw err;
+    throw err instanceof Error && /^--listen/.test(err.message) ? new UsageError(err.message) : err;
   }
   admin.add('GET', 'status', () => ({ mode: 'record', url, db: options.db, upstream: upstream.description, recording: queue.stats }));
   admin.add('POST', 'flush', () => queue.flush());
-  if (options.writeKubeconfig) writeKubeconfig(options.writeKubeconfig, url);
   log.info({ url, upstream: upstream.description, db: options.db }, 'recording');
 
   let closing: Promise<void> | undefined;
@@ -102,4 +104,12 @@ export async function record(options: RecordOptions): Promise<RecordServer> {
         log.info({ ...stats }, 'recording closed');
       })()),
   };
+}
+
+function writeClientKubeconfig(path: string, url: string): void {
+  try {
+    writeKubeconfig(path, url);
+  } catch (err) {
+    throw new UsageError(`--write-kubeconfig ${path}: ${(err as Error).message}`);
+  }
 }
