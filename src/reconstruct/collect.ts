@@ -73,7 +73,7 @@ const UID_SQL = `(CASE WHEN uid IS NULL OR uid = '' THEN 0 ELSE length(uid) * 43
   .map((i) => `coalesce(unicode(substr(uid, -${i}, 1)), 0) % 128 * ${128 ** (i - 1)}`)
   .join(' + ')} END)`;
 /** Observations are read in chunks of this many ids, each chunk as a few JSON arrays (one string per column). */
-const CHUNK = 50_000;
+const CHUNK = 20000;
 
 export function collect(db: Db, scopes: RecordingScopes, loader: RawLoader): Map<string, ResourceHistory> {
   const resources = new Map<string, ResourceHistory>();
