@@ -87,7 +87,7 @@ export class WatchStream {
     let at = now + interval;
     const preTimeout = this.deadline - 2000;
     if (preTimeout < at) at = preTimeout;
-    if (at < now) return;
+    if (at <= now) return; // past the pre-timeout point: no more bookmarks
     this.bookmarkTimer = setTimeout(() => {
       const frame = this.options.bookmark?.();
       if (frame) this.write(frame);

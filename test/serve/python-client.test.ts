@@ -21,7 +21,7 @@ while cms.metadata._continue:
     names += [c.metadata.name for c in cms.items]
 print('list', len(names), cms.metadata.resource_version)
 w = watch.Watch()
-for e in w.stream(v1.list_namespaced_config_map, 'tx', resource_version='232', allow_watch_bookmarks=True, timeout_seconds=2):
+for e in w.stream(v1.list_namespaced_config_map, 'tx', resource_version='232', allow_watch_bookmarks=True, timeout_seconds=3):
     o = e['object']
     meta = o['metadata'] if isinstance(o, dict) else o.metadata.to_dict()
     print('event', e['type'], meta.get('name'), meta.get('resource_version', meta.get('resourceVersion')))
