@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestInfo } from '../k8s/request-info';
-import { StatusError, internalError, methodNotAllowed, resourceNotFound } from '../k8s/status';
+import { StatusError, methodNotAllowed, resourceNotFound, statusFor } from '../k8s/status';
 import type { Logger } from '../log/logger';
 import type { AdminApi } from '../http/admin';
 import { answerHealth } from '../http/health';
@@ -87,7 +87,7 @@ async function dispatch(deps: DispatchDeps, req: IncomingMessage, res: ServerRes
 
 function fail(deps: DispatchDeps, req: IncomingMessage, res: ServerResponse, err: unknown): void {
   if (!(err instanceof StatusError)) deps.log.error({ err, url: req.url }, 'request failed');
-  const status = err instanceof StatusError ? err : internalError(`Internal error occurred: ${(err as Error).message}`);
+  const status = err instanceof StatusError ? err : statusFor(500, `Internal error occurred: ${(err as Error).message}`);
   if (res.headersSent) {
     res.destroy();
     return;
