@@ -55,7 +55,8 @@ export async function handleWatch(ctx: ResourceRequest): Promise<void> {
   writeWatchHead(res, encoder.rep.contentType);
   const sink = ctx.watchSink(encoder.rep.contentType);
   let first = true;
-  const send = (type: string, object: Revision<StoredObject>, change: Revision<StoredObject>) => {
+  /** `cached`: a change fanned out to many watchers is encoded once; the initial state is not kept. */
+  const send = (type: string, object: Revision<StoredObject>, change: Revision<StoredObject>, cached = true) => {
     if (!encoder.supports([object.value])) return; // an object this representation cannot carry
     const isFirst = first;
     first = false;
@@ -64,7 +65,8 @@ export async function handleWatch(ctx: ResourceRequest): Promise<void> {
       stream.write(encoder.event(type, object.value.withResourceVersion(String(change.rev)), isFirst), String(change.rev));
       return;
     }
-    stream.write(change.frame(encoder.eventKey(type, isFirst), () => encoder.event(type, object.value, isFirst)), String(change.rev));
+    const encode = () => encoder.event(type, object.value, isFirst);
+    stream.write(cached ? change.frame(encoder.eventKey(type, isFirst), encode) : encode(), String(change.rev));
   };
   const stream: WatchStream = new WatchStream(res, sink, {
     contentType: encoder.rep.contentType,
@@ -74,7 +76,7 @@ export async function handleWatch(ctx: ResourceRequest): Promise<void> {
     bookmark: () => (ctx.read().store.head > start || plan.initial === 'synthetic' ? encoder.bookmark(String(ctx.read().store.head), false) : undefined),
     onClose: () => store.unwatch(watcher),
   });
-  for (const r of initial) send('ADDED', r, r);
+  for (const r of initial) send('ADDED', r, r, false);
   if (plan.initial === 'watch-list' && options.allowWatchBookmarks) stream.write(encoder.bookmark(String(start), true), String(start));
   const watcher = store.watch({ prefix, filter, after: start, deliver: send });
   for (const change of store.changesSince(Math.max(start, store.floor))) watcher.offer(change);
