@@ -87,6 +87,27 @@ describe('reconstruct + serve', () => {
     expect(history(db)).toEqual(['5 tx/old', '10 tx/a', '50 tx/old deleted (inferred-list)', '60 tx/a']);
   });
 
+  it('a watch without resourceVersion (Python clients): its synthetic ADDEDs are the first state, later events changes', async () => {
+    const db = join(dir, 'synthetic.db');
+    const b = new ObjectLogBuilder(db);
+    b.watch(CONFIGMAPS, {
+      namespace: 'tx',
+      events: [
+        { type: 'ADDED', object: configMap('a', 30), offsetMs: 5 },
+        { type: 'ADDED', object: configMap('b', 20), offsetMs: 6 },
+        { type: 'ADDED', object: configMap('c', 40), offsetMs: 3000 },
+        { type: 'MODIFIED', object: configMap('a', 50), offsetMs: 4000 },
+      ],
+    });
+    b.close();
+    api = await serve({ db, clock: 'manual' });
+    expect(api.status()).toMatchObject({ headResourceVersion: '30', floor: '30', endResourceVersion: '50' });
+    const names = async () => (await get(`${api!.url}/api/v1/namespaces/tx/configmaps`)).json.items.map((i: any) => `${i.metadata.name}@${i.metadata.resourceVersion}`);
+    expect(await names()).toEqual(['a@30', 'b@20']);
+    api.advance({ toEnd: true });
+    expect(await names()).toEqual(['a@50', 'b@20', 'c@40']);
+  });
+
   it('a Table-only recording (kubectl get): Tables with the recorded cells, objects as their metadata', async () => {
     const db = join(dir, 'tables.db');
     const b = new ObjectLogBuilder(db);
