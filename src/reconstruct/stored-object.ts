@@ -4,7 +4,7 @@
  * PartialObjectMetadata. The bytes stay in the recording until a client needs them (then are
  * read once by observation id); JSON is kept as a string (V8 stores ASCII one byte per
  * character, with no per-object buffer overhead). Nothing is parsed until a selector or a
- * Table needs it.
+ * Table needs it. A million of these are built per rebuild: the object itself holds only ids.
  */
 import { decodeEnvelope, encodeEnvelope, readObjectMeta, setObjectResourceVersion } from '../wire/protobuf';
 import { setJsonResourceVersion } from './json-meta';
@@ -20,30 +20,24 @@ export interface TypeInfo {
 /** Which recorded form an observation holds. */
 export type ObservedForm = 'json' | 'protobuf' | 'table-row' | 'metadata';
 
+/** What has been read or computed, created on first use. */
+interface Loaded {
+  json?: string;
+  protobuf?: Buffer;
+  row?: string;
+  partial?: string;
+  meta?: Obj;
+}
+
 export class StoredObject {
-  private jsonText: string | undefined;
-  private protobufBytes: Buffer | undefined;
-  private rowText: string | undefined;
-  private partialText: string | undefined;
-  /** Observation ids of the forms not read yet (0: none recorded). */
-  private objectId = 0;
-  private rowId = 0;
-  private partialId = 0;
-  private objectIsProtobuf = false;
-  private parsedMeta: Obj | undefined;
-  /** A state stamped with another resourceVersion, computed from `stampOf` when first read. */
-  private stampOf: StoredObject | undefined;
-  private stampRv = '';
+  /** Observation id of the full object (negative: recorded as protobuf); 0: none recorded. */
+  protected objectId = 0;
+  /** Observation ids of a Table row and of a PartialObjectMetadata; 0: none. */
+  protected rowId = 0;
+  protected partialId = 0;
+  protected loaded: Loaded | undefined;
 
   constructor(private readonly loader?: RawLoader) {}
-
-  /** `of`, stamped with resourceVersion `rv` when first read (an inferred deletion's object). */
-  static stamped(of: StoredObject, rv: string): StoredObject {
-    const value = new StoredObject();
-    value.stampOf = of;
-    value.stampRv = rv;
-    return value;
-  }
 
   /** A state observed in the recording (bytes read on demand). */
   static observed(loader: RawLoader, id: number, form: ObservedForm): StoredObject {
@@ -52,87 +46,80 @@ export class StoredObject {
     return value;
   }
 
+  /** `of`, stamped with resourceVersion `rv` when first read (an inferred deletion's object). */
+  static stamped(of: StoredObject, rv: string): StoredObject {
+    return new StampedObject(of, rv);
+  }
+
   addObservation(id: number, form: ObservedForm): void {
     if (form === 'table-row') this.rowId ||= id;
     else if (form === 'metadata') this.partialId ||= id;
-    else if (!this.objectId) {
-      this.objectId = id;
-      this.objectIsProtobuf = form === 'protobuf';
-    }
+    else this.objectId ||= form === 'protobuf' ? -id : id;
   }
 
   /** Merges another observation of the same state (a list item and a Table row of the same revision …). */
   merge(other: StoredObject): void {
-    if (!this.objectId && !this.jsonText && !this.protobufBytes) {
+    if (!this.hasJson && !this.hasProtobuf) {
       this.objectId = other.objectId;
-      this.objectIsProtobuf = other.objectIsProtobuf;
-      this.jsonText = other.jsonText;
-      this.protobufBytes = other.protobufBytes;
+      if (other.loaded?.json !== undefined || other.loaded?.protobuf !== undefined) {
+        this.cache().json = other.loaded.json;
+        this.cache().protobuf = other.loaded.protobuf;
+      }
     }
-    if (!this.rowId && !this.rowText) {
-      this.rowId = other.rowId;
-      this.rowText = other.rowText;
-    }
-    if (!this.partialId && !this.partialText) {
-      this.partialId = other.partialId;
-      this.partialText = other.partialText;
-    }
+    this.rowId ||= other.rowId;
+    this.partialId ||= other.partialId;
   }
 
   /** Observation ids whose bytes are not in memory yet (for a batched preload). */
   pendingIds(): number[] {
-    if (this.stampOf) return [];
-    if (this.objectId && this.jsonText === undefined && this.protobufBytes === undefined) return [this.objectId];
-    if (!this.objectId && this.rowId && this.rowText === undefined) return [this.rowId];
+    if (this.objectId && this.loaded?.json === undefined && this.loaded?.protobuf === undefined) return [Math.abs(this.objectId)];
+    if (!this.objectId && this.rowId && this.loaded?.row === undefined) return [this.rowId];
     return [];
   }
 
   /** Takes bytes read in a batch. */
   provide(id: number, raw: string | Buffer): void {
-    if (id === this.objectId) {
-      if (this.objectIsProtobuf) this.protobufBytes = raw as Buffer;
-      else this.jsonText = typeof raw === 'string' ? raw : raw.toString('utf8');
-    } else if (id === this.rowId) this.rowText = String(raw);
-    else if (id === this.partialId) this.partialText = String(raw);
+    if (id === this.objectId) this.cache().json = typeof raw === 'string' ? raw : raw.toString('utf8');
+    else if (id === -this.objectId) this.cache().protobuf = raw as Buffer;
+    else if (id === this.rowId) this.cache().row = String(raw);
+    else if (id === this.partialId) this.cache().partial = String(raw);
   }
 
   /** Full JSON object as a GET shows it (kind/apiVersion included). */
   get json(): string | undefined {
-    if (this.stampOf) this.resolveStamp();
-    if (this.jsonText === undefined && this.objectId && !this.objectIsProtobuf) this.jsonText = this.read(this.objectId) as string | undefined;
-    return this.jsonText;
+    const c = this.cache();
+    if (c.json === undefined && this.objectId > 0) c.json = this.read(this.objectId) as string | undefined;
+    return c.json;
   }
 
   /** k8s\0 envelope of the object. */
   get protobuf(): Buffer | undefined {
-    if (this.stampOf) this.resolveStamp();
-    if (this.protobufBytes === undefined && this.objectId && this.objectIsProtobuf) this.protobufBytes = this.read(this.objectId) as Buffer | undefined;
-    return this.protobufBytes;
+    const c = this.cache();
+    if (c.protobuf === undefined && this.objectId < 0) c.protobuf = this.read(-this.objectId) as Buffer | undefined;
+    return c.protobuf;
   }
 
   /** Recorded Table row JSON `{cells, object?, conditions?}`. */
   get row(): string | undefined {
-    if (this.stampOf) this.resolveStamp();
-    if (this.rowText === undefined && this.rowId) this.rowText = this.read(this.rowId) as string | undefined;
-    return this.rowText;
+    const c = this.cache();
+    if (c.row === undefined && this.rowId) c.row = this.read(this.rowId) as string | undefined;
+    return c.row;
   }
 
   /** Recorded PartialObjectMetadata JSON. */
   get partial(): string | undefined {
-    if (this.stampOf) this.resolveStamp();
-    if (this.partialText === undefined && this.partialId) this.partialText = this.read(this.partialId) as string | undefined;
-    return this.partialText;
+    const c = this.cache();
+    if (c.partial === undefined && this.partialId) c.partial = this.read(this.partialId) as string | undefined;
+    return c.partial;
   }
 
   /** Whether JSON / protobuf of the full object exists (without reading it). */
   get hasJson(): boolean {
-    if (this.stampOf) this.resolveStamp();
-    return this.jsonText !== undefined || (this.objectId > 0 && !this.objectIsProtobuf);
+    return this.objectId > 0 || this.loaded?.json !== undefined;
   }
 
   get hasProtobuf(): boolean {
-    if (this.stampOf) this.resolveStamp();
-    return this.protobufBytes !== undefined || (this.objectId > 0 && this.objectIsProtobuf);
+    return this.objectId < 0 || this.loaded?.protobuf !== undefined;
   }
 
   /** Whether the full object is known (not only its metadata or Table row). */
@@ -142,14 +129,15 @@ export class StoredObject {
 
   /** metadata as JSON (from whichever form was recorded); parsed once. */
   metadata(): Obj {
-    if (this.parsedMeta) return this.parsedMeta;
+    const c = this.cache();
+    if (c.meta) return c.meta;
     let meta: Obj | undefined;
     if (this.hasJson) meta = (JSON.parse(this.json!) as Obj).metadata;
     else if (this.hasProtobuf) meta = metaFromProtobuf(this.protobuf!);
     else if (this.partial) meta = (JSON.parse(this.partial) as Obj).metadata;
     else if (this.row) meta = (JSON.parse(this.row) as Obj).object?.metadata;
-    this.parsedMeta = meta ?? {};
-    return this.parsedMeta;
+    c.meta = meta ?? {};
+    return c.meta;
   }
 
   labels(): Record<string, string> {
@@ -182,28 +170,51 @@ export class StoredObject {
   /** The same state stamped with another resourceVersion (a DELETED event at the deletion's revision). */
   withResourceVersion(rv: string): StoredObject {
     const copy = new StoredObject();
-    if (this.hasJson) copy.jsonText = setJsonResourceVersion(Buffer.from(this.json!, 'utf8'), rv).toString('utf8');
+    const c = copy.cache();
+    if (this.hasJson) c.json = setJsonResourceVersion(Buffer.from(this.json!, 'utf8'), rv).toString('utf8');
     if (this.hasProtobuf) {
       const env = decodeEnvelope(this.protobuf!);
-      copy.protobufBytes = encodeEnvelope(env, setObjectResourceVersion(env.raw, rv));
+      c.protobuf = encodeEnvelope(env, setObjectResourceVersion(env.raw, rv));
     }
-    if (this.partial) copy.partialText = setJsonResourceVersion(Buffer.from(this.partial, 'utf8'), rv).toString('utf8');
-    copy.rowText = this.row;
+    if (this.partial) c.partial = setJsonResourceVersion(Buffer.from(this.partial, 'utf8'), rv).toString('utf8');
+    c.row = this.row;
     return copy;
   }
 
-  private resolveStamp(): void {
-    const of = this.stampOf!;
-    this.stampOf = undefined;
-    const copy = of.withResourceVersion(this.stampRv);
-    this.jsonText = copy.jsonText;
-    this.protobufBytes = copy.protobufBytes;
-    this.partialText = copy.partialText;
-    this.rowText = copy.rowText;
+  protected cache(): Loaded {
+    return (this.loaded ??= {});
   }
 
   private read(id: number): string | Buffer | undefined {
     return this.loader?.load(id);
+  }
+}
+
+/** A state computed from another on first read: the object as deleted, at the deletion's revision. */
+class StampedObject extends StoredObject {
+  constructor(private of: StoredObject | undefined, private readonly rv: string) {
+    super();
+  }
+
+  override pendingIds(): number[] {
+    return [];
+  }
+
+  protected override cache(): Loaded {
+    if (this.of) {
+      const of = this.of;
+      this.of = undefined;
+      this.loaded = (of.withResourceVersion(this.rv) as StampedObject).loaded ?? {};
+    }
+    return super.cache();
+  }
+
+  override get hasJson(): boolean {
+    return this.cache().json !== undefined;
+  }
+
+  override get hasProtobuf(): boolean {
+    return this.cache().protobuf !== undefined;
   }
 }
 
