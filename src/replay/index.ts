@@ -75,7 +75,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayServer> {
     db.close();
     throw err;
   }
-  const journal = new Journal();
+  const journal = new Journal(options.journalLimit);
   const admin = new AdminApi();
   faults.mount(admin);
   const faultHooks = replayFaultHooks(faults, options.hooks);

@@ -40,5 +40,7 @@ export interface ReplayOptions {
   hooks?: ReplayHooks;
   /** Fault rules: a rules file (YAML/JSON), rule data, or a FaultInjector; also managed at /_kubetape/faults. */
   faults?: FaultsOption;
+  /** How many journal entries are kept (the most recent); default 100,000. */
+  journalLimit?: number;
   log?: Logger;
 }
