@@ -15,7 +15,7 @@ export interface RecordingQueueOptions {
 /** A batch is posted when it holds this many bytes or messages, or after FLUSH_MS. */
 const BATCH_BYTES = 1 << 20;
 const BATCH_MESSAGES = 2000;
-const FLUSH_MS = 5;
+const FLUSH_MS = 20;
 /** Streams pause when this many bytes are queued for the writer, and resume below LOW_WATER. */
 const HIGH_WATER = 32 << 20;
 const LOW_WATER = 8 << 20;
