@@ -1,4 +1,5 @@
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createProxyServer, type ProxyServer, type ServerOptions } from 'http-proxy-3';
 import { stream as wsStream } from 'http-proxy-3/dist/lib/http-proxy/passes/ws-incoming';
@@ -158,8 +159,11 @@ export class Passthrough {
     proxyReq.on('upgrade', (proxyRes: IncomingMessage, proxySocket: Duplex) => {
       tap.response(proxyRes.statusCode ?? 101, proxyRes.rawHeaders, { streamed: false, upgrade: true });
       proxySocket.on('end', () => proxySocket.destroy()); // the upstream's FIN ends the session too
-      const client = entry.socket;
+      const client = entry.socket as Socket | undefined;
       client?.once('close', () => proxySocket.destroy());
+      // Once the upstream is gone, the client's side ends when what was relayed is flushed (unpiped,
+      // the client socket would otherwise stop reading and never see the client's own FIN).
+      proxySocket.once('close', () => client?.destroySoon());
     });
     proxyReq.on('response', (proxyRes: IncomingMessage) => {
       tap.response(proxyRes.statusCode ?? 502, proxyRes.rawHeaders, { streamed: false });
