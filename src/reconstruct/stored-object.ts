@@ -30,8 +30,9 @@ interface Loaded {
 }
 
 export class StoredObject {
-  /** Observation id of the full object (negative: recorded as protobuf); 0: none recorded. */
-  protected objectId = 0;
+  /** Observation ids of the full object as JSON and as protobuf (a state may be recorded both ways); 0: none. */
+  protected jsonId = 0;
+  protected protobufId = 0;
   /** Observation ids of a Table row and of a PartialObjectMetadata; 0: none. */
   protected rowId = 0;
   protected partialId = 0;
@@ -54,17 +55,19 @@ export class StoredObject {
   addObservation(id: number, form: ObservedForm): void {
     if (form === 'table-row') this.rowId ||= id;
     else if (form === 'metadata') this.partialId ||= id;
-    else this.objectId ||= form === 'protobuf' ? -id : id;
+    else if (form === 'protobuf') this.protobufId ||= id;
+    else this.jsonId ||= id;
   }
 
   /** Merges another observation of the same state (a list item and a Table row of the same revision …). */
   merge(other: StoredObject): void {
-    if (!this.hasJson && !this.hasProtobuf) {
-      this.objectId = other.objectId;
-      if (other.loaded?.json !== undefined || other.loaded?.protobuf !== undefined) {
-        this.cache().json = other.loaded.json;
-        this.cache().protobuf = other.loaded.protobuf;
-      }
+    if (!this.hasJson) {
+      this.jsonId = other.jsonId;
+      if (other.loaded?.json !== undefined) this.cache().json = other.loaded.json;
+    }
+    if (!this.hasProtobuf) {
+      this.protobufId = other.protobufId;
+      if (other.loaded?.protobuf !== undefined) this.cache().protobuf = other.loaded.protobuf;
     }
     this.rowId ||= other.rowId;
     this.partialId ||= other.partialId;
@@ -72,15 +75,16 @@ export class StoredObject {
 
   /** Observation ids whose bytes are not in memory yet (for a batched preload). */
   pendingIds(): number[] {
-    if (this.objectId && this.loaded?.json === undefined && this.loaded?.protobuf === undefined) return [Math.abs(this.objectId)];
-    if (!this.objectId && this.rowId && this.loaded?.row === undefined) return [this.rowId];
+    if (this.jsonId && this.loaded?.json === undefined) return [this.jsonId];
+    if (!this.jsonId && this.protobufId && this.loaded?.protobuf === undefined) return [this.protobufId];
+    if (!this.jsonId && !this.protobufId && this.rowId && this.loaded?.row === undefined) return [this.rowId];
     return [];
   }
 
   /** Takes bytes read in a batch. */
   provide(id: number, raw: string | Buffer): void {
-    if (id === this.objectId) this.cache().json = typeof raw === 'string' ? raw : raw.toString('utf8');
-    else if (id === -this.objectId) this.cache().protobuf = raw as Buffer;
+    if (id === this.jsonId) this.cache().json = typeof raw === 'string' ? raw : raw.toString('utf8');
+    else if (id === this.protobufId) this.cache().protobuf = raw as Buffer;
     else if (id === this.rowId) this.cache().row = String(raw);
     else if (id === this.partialId) this.cache().partial = String(raw);
   }
@@ -88,14 +92,14 @@ export class StoredObject {
   /** Full JSON object as a GET shows it (kind/apiVersion included). */
   get json(): string | undefined {
     const c = this.cache();
-    if (c.json === undefined && this.objectId > 0) c.json = this.read(this.objectId) as string | undefined;
+    if (c.json === undefined && this.jsonId) c.json = this.read(this.jsonId) as string | undefined;
     return c.json;
   }
 
   /** k8s\0 envelope of the object. */
   get protobuf(): Buffer | undefined {
     const c = this.cache();
-    if (c.protobuf === undefined && this.objectId < 0) c.protobuf = this.read(-this.objectId) as Buffer | undefined;
+    if (c.protobuf === undefined && this.protobufId) c.protobuf = this.read(this.protobufId) as Buffer | undefined;
     return c.protobuf;
   }
 
@@ -115,11 +119,11 @@ export class StoredObject {
 
   /** Whether JSON / protobuf of the full object exists (without reading it). */
   get hasJson(): boolean {
-    return this.objectId > 0 || this.loaded?.json !== undefined;
+    return this.jsonId > 0 || this.loaded?.json !== undefined;
   }
 
   get hasProtobuf(): boolean {
-    return this.objectId < 0 || this.loaded?.protobuf !== undefined;
+    return this.protobufId > 0 || this.loaded?.protobuf !== undefined;
   }
 
   /** Whether the full object is known (not only its metadata or Table row). */
