@@ -116,6 +116,22 @@ describe('replay: non-streamed exchanges', () => {
     expect([x.status, x.body.toString()]).toEqual([201, 'created x']);
   });
 
+  it('does not match other headers by default; matchHeaders adds them (case-insensitive), and a miss names the header', async () => {
+    const db = recording((b) => {
+      b.add({ url: '/api/v1/pods', requestHeaders: [['X-Tenant', 'a'], ['User-Agent', 'kubectl/v1.32.4']], body: 'tenant a' });
+      b.add({ url: '/api/v1/pods', requestHeaders: [['X-Tenant', 'b'], ['User-Agent', 'kubectl/v1.32.4']], body: 'tenant b' });
+    });
+    const loose = await start(db);
+    // Headers other than Accept do not count: the n-th request gets the n-th answer.
+    expect((await request(loose.url, '/api/v1/pods', { headers: { 'X-Tenant': 'b', 'User-Agent': 'curl/8' } })).body.toString()).toBe('tenant a');
+    const strict = await start(db, { matchHeaders: ['x-TENANT'] });
+    expect((await request(strict.url, '/api/v1/pods', { headers: { 'X-Tenant': 'b' } })).body.toString()).toBe('tenant b');
+    expect((await request(strict.url, '/api/v1/pods', { headers: { 'X-Tenant': 'a', 'User-Agent': 'curl/8' } })).body.toString()).toBe('tenant a');
+    const miss = await json(strict.url, '/api/v1/pods', { 'X-Tenant': 'c' });
+    expect(miss.status).toBe(404);
+    expect(miss.body.message).toContain('header "x-tenant: a" recorded, "x-tenant: c" requested');
+  });
+
   it('replays health checks when recorded, and answers ok when not', async () => {
     const db = recording((b) => {
       b.add({ url: '/readyz', status: 500, responseHeaders: [['Content-Type', 'text/plain']], body: 'not ready' });
