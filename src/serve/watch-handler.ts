@@ -70,7 +70,8 @@ export async function handleWatch(ctx: ResourceRequest): Promise<void> {
   };
   const stream: WatchStream = new WatchStream(res, sink, {
     contentType: encoder.rep.contentType,
-    timeoutMs: options.timeoutSeconds !== undefined ? options.timeoutSeconds * 1000 : ctx.watchTimeoutMs,
+    // timeoutSeconds=0 is no timeout: the server's own (the apiserver treats 0 as unset).
+    timeoutMs: options.timeoutSeconds ? options.timeoutSeconds * 1000 : ctx.watchTimeoutMs,
     bookmarkIntervalMs: options.allowWatchBookmarks ? ctx.bookmarkIntervalMs : undefined,
     // The watch cache sends a bookmark only once its revision has passed the watch's start.
     bookmark: () => (ctx.read().store.head > start || plan.initial === 'synthetic' ? encoder.bookmark(String(ctx.read().store.head), false) : undefined),

@@ -61,6 +61,15 @@ describe('serve: watch semantics', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
   });
 
+  it('timeoutSeconds=0 is no timeout (the server default), like the apiserver', async () => {
+    api = await serve({ db, watchTimeoutMs: 800 });
+    const started = Date.now();
+    const w = watch(`${api.url}${TX}?watch=1&resourceVersion=240&timeoutSeconds=0`);
+    expect(await w.status).toBe(200);
+    await w.ended;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(750);
+  });
+
   it('watch-list: ADDED for every object, then the initial-events-end bookmark, then changes', async () => {
     api = await serve({ db, clock: 'manual' });
     const w = watch(`${api.url}${TX}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=5`);
