@@ -17,6 +17,7 @@ import { writeKubeconfig } from '../http/kubeconfig';
 import { closeServer, listen, parseListen } from '../http/listen';
 import { silentLogger } from '../log/logger';
 import { openRecording } from '../recording/open';
+import { UsageError } from '../cli/errors';
 import { preloadState, reconstruct, TimelineCursor, type StoredObject } from '../reconstruct';
 import { systemClock } from '../store/clock';
 import { Store } from '../store/store';
@@ -57,6 +58,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
   if (options.keepRevisions !== undefined && options.compactionWindowMs !== undefined) {
     throw new Error('give --compaction-window or --keep-revisions, not both');
   }
+  const listenAt = parseListenOrUsage(options.listen ?? '127.0.0.1:0');
   const db = openRecording(options.db, { readonly: true });
   const started = Date.now();
   let rebuilt;
@@ -127,7 +129,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
   );
   let url: string;
   try {
-    url = await listen(server, parseListen(options.listen ?? '127.0.0.1:0'));
+    url = await listen(server, listenAt);
   } catch (err) {
     clock.stop();
     db.close();
@@ -153,4 +155,13 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
       if (ownKubeconfig) rmSync(kubeconfigPath, { force: true });
     },
   };
+}
+
+/** A bad `--listen` is a usage error (one line, exit 2), found before the store is rebuilt. */
+function parseListenOrUsage(value: string) {
+  try {
+    return parseListen(value);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
 }
