@@ -59,6 +59,9 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
     throw new Error('give --compaction-window or --keep-revisions, not both');
   }
   const listenAt = parseListenOrUsage(options.listen ?? '127.0.0.1:0');
+  if (options.bookmarkIntervalMs !== undefined && !(options.bookmarkIntervalMs > 0)) {
+    throw new UsageError(`--bookmark-interval must be longer than 0, got ${options.bookmarkIntervalMs / 1000}s`);
+  }
   const db = openRecording(options.db, { readonly: true });
   const started = Date.now();
   let rebuilt;

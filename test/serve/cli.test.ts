@@ -23,6 +23,7 @@ describe('kubetape serve (CLI)', () => {
     ['a file that is not SQLite', () => writeFileSync(join(dir, 'bad.db'), 'garbage'), 'bad.db', /^kubetape: .*bad\.db: not a kubetape recording \(not an SQLite database\)\n$/],
     ['a missing file', () => undefined, 'missing.db', /^kubetape: .*missing\.db: no such file\n$/],
     ['a bad duration', () => buildTxRecording(join(dir, 'ok.db')), 'ok.db --compaction-window 5x', /^kubetape: --compaction-window: invalid duration "5x"/],
+    ['a zero --bookmark-interval', () => buildTxRecording(join(dir, 'ok3.db')), 'ok3.db --bookmark-interval 0s', /^kubetape: --bookmark-interval must be longer than 0, got 0s\n$/],
     ['a bad --listen', () => buildTxRecording(join(dir, 'ok2.db')), 'ok2.db --listen 127.0.0.1:99999', /^kubetape: --listen: port 99999 is out of range\n$/],
   ])('refuses %s with one line and exit code 2', (_what, prepare, args, line) => {
     prepare();
