@@ -69,6 +69,10 @@ describe('Store', () => {
     expect(cm.get('tx/cm-01', 102)!.value.tag).toBe('v2');
     expect(names(cm.changesSince(102))).toEqual(['tx/cm-01@103']);
     expect(cm.get('tx/cm-01', 103)!.prev!.prev).toBeUndefined();
+    // Never backwards, never past the head: the answer is where the floor is.
+    expect(store.compact(50)).toBe(102);
+    expect(cm.isTooOld(101)).toBe(true);
+    expect(store.compact(999)).toBe(103);
   });
 
   it('a small watch cache evicts history and raises the floor', () => {

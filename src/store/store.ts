@@ -83,9 +83,10 @@ export class Store<V> {
     return () => this.headListeners.delete(listener);
   }
 
-  /** Compacts every resource at `rev` (at most the head); returns the revision compacted to. */
+  /** Compacts every resource at `rev` (at most the head, at least the floor); returns the revision compacted to. */
   compact(rev: number): number {
-    const target = Math.min(rev, this.headRev);
+    // Never past the head, never below the floor already reached (compaction does not go back).
+    const target = Math.max(Math.min(rev, this.headRev), this.floor);
     for (const r of this.resources.values()) r.compact(target);
     return target;
   }
