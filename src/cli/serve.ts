@@ -33,7 +33,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('keep-revisions', { type: 'number', describe: 'keep only this many revisions below the head' })
       .conflicts('compaction-window', 'keep-revisions')
       .option('clock', { choices: CLOCK_MODES, default: 'end' as ClockMode, describe: 'end: final recorded state; realtime: replay changes at their pace; manual: admin API only' })
-      .option('speed', { type: 'number', default: 1, describe: 'pace multiplier for --clock realtime' })
+      .option('speed', { type: 'number', default: 1, describe: 'with --clock realtime: how much faster than recorded the changes arrive (2 = twice as fast)' })
       .option('bookmark-interval', { type: 'string', default: '60s', describe: 'interval between watch bookmarks' })
       .option('log-level', { choices: LOG_LEVELS, default: 'info' as const, describe: 'log level (JSON lines on stderr)' })
       .option('faults', { type: 'string', describe: 'fault rules file (YAML or JSON); also managed at /_kubetape/faults' }),
