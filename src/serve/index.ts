@@ -26,7 +26,7 @@ import { ClockDriver } from './clock-driver';
 import { Discovery } from './discovery';
 import { createDispatcher } from './dispatch';
 import type { AdvanceRequest, AdvanceResult, ServeOptions, ServeStatus } from './options';
-import { ServedResources } from './served-resources';
+import { ALWAYS_SERVED, ServedResources } from './served-resources';
 import { sendStatusBody } from './write-body';
 
 export { CLOCK_MODES } from './options';
@@ -74,7 +74,8 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
     rebuilt = reconstruct(db);
     cursor = new TimelineCursor(rebuilt, store);
     resources = new ServedResources(rebuilt, store);
-    discovery = new Discovery(resources.known(), db);
+    resources.addEmpty(ALWAYS_SERVED, store, rebuilt.startRevision);
+    discovery = new Discovery(resources.known(), db, { alwaysListed: ALWAYS_SERVED });
     resources.addEmpty(discovery.resources(), store, rebuilt.startRevision);
     clock = new ClockDriver(rebuilt, cursor, store, { mode, speed, keepRevisions: options.keepRevisions, compactionWindowMs: options.compactionWindowMs, log });
     clock.start();

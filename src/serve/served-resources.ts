@@ -15,6 +15,12 @@ export interface ServedResource {
 
 const BUILTIN = new Map(BUILTIN_RESOURCES.map((r) => [`${r.group}/${r.version}/${r.resource}`, r]));
 
+/**
+ * Resources every apiserver has and clients ask for without discovering them first (`kubectl
+ * describe` lists `events` by field selector): served empty when the recording has none.
+ */
+export const ALWAYS_SERVED: readonly KnownResource[] = ['/v1/events', 'events.k8s.io/v1/events'].map((id) => BUILTIN.get(id)!);
+
 /** Every resource the recording mentions, looked up by group, version and plural name. */
 export class ServedResources {
   private readonly byId = new Map<string, ServedResource>();

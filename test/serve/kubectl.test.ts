@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { record } from '../../src/proxy';
 import { serve, type ServeServer } from '../../src/serve';
+import { get, watch } from './http';
 import { startFakeApiserver, type FakeApiserver } from '../support/fake-apiserver';
 
 /**
@@ -102,6 +103,20 @@ describe('kubectl: serve answers as the live cluster did', () => {
   it('a resource discovery announces but the session never read is served empty, an unknown one is not found', async () => {
     expect(await kubectl(api.kubeconfigPath, ['get', 'secrets', '-n', 'tx', '-o', 'name'])).toBe('');
     await expect(kubectl(api.kubeconfigPath, ['get', 'nosuchthings'])).rejects.toThrow(/the server doesn't have a resource type "nosuchthings"/);
+  });
+
+  it('describe works though the recording has no events: they are served as an empty resource', async () => {
+    const out = await kubectl(api.kubeconfigPath, ['describe', 'configmap', 'cm-01', '-n', 'tx']);
+    expect(out).toMatch(/^Name:\s+cm-01$/m);
+    expect(out).toMatch(/^Namespace:\s+tx$/m);
+    expect(out).toMatch(/^Events:\s+<none>$/m);
+    expect(await kubectl(api.kubeconfigPath, ['get', 'events.v1.events.k8s.io', '-A', '-o', 'name'])).toBe('');
+    const head = api.status().headResourceVersion;
+    const list = await get(`${api.url}/api/v1/namespaces/tx/events?fieldSelector=involvedObject.name%3Dcm-01`);
+    expect([list.status, list.json.kind, list.json.apiVersion, list.json.metadata.resourceVersion, list.json.items]).toEqual([200, 'EventList', 'v1', head, []]);
+    const w = watch(`${api.url}/apis/events.k8s.io/v1/events?watch=true&resourceVersion=${head}&timeoutSeconds=1`);
+    expect(await w.status).toBe(200);
+    expect(await w.ended).toEqual([]);
   });
 
   it('get -w sees the recorded changes as the clock advances, then get and -o json match the end state', async () => {

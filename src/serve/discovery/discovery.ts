@@ -27,6 +27,7 @@ import {
   type VersionInfo,
 } from './discovery-docs';
 import { READ_ONLY_VERBS, resourceKey, withBuiltinFacts, type KnownResource } from './known-resources';
+import { addToRecorded } from './recorded-additions';
 import { RecordedDiscovery, headerValue, type AggregatedVersion, type RecordedAnswer } from './recorded-discovery';
 
 export interface DiscoveryOptions {
@@ -34,6 +35,8 @@ export interface DiscoveryOptions {
   versionInfo?: VersionInfo;
   /** Verbs of resources that recorded discovery does not describe (default get, list, watch). */
   verbs?: readonly string[];
+  /** Resources served whatever the recording holds (events): added to recorded documents that leave them out. */
+  alwaysListed?: readonly KnownResource[];
 }
 
 type Obj = Record<string, any>;
@@ -56,6 +59,7 @@ export class Discovery {
   constructor(resources: readonly KnownResource[], recordedDb?: Db | RecordedDiscovery, options: DiscoveryOptions = {}) {
     this.recorded = recordedDb instanceof RecordedDiscovery ? recordedDb : recordedDb ? RecordedDiscovery.read(recordedDb) : new RecordedDiscovery();
     this.versionInfo = options.versionInfo ?? DEFAULT_VERSION_INFO;
+    if (options.alwaysListed) addToRecorded(this.recorded, options.alwaysListed);
     const verbs = options.verbs ?? READ_ONLY_VERBS;
     this.byKey = new Map();
     for (const r of this.recorded.resources()) this.byKey.set(resourceKey(r.group, r.version, r.resource), r);
