@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { record } from '../../src/proxy';
@@ -117,6 +117,14 @@ describe('kubectl: serve answers as the live cluster did', () => {
     const w = watch(`${api.url}/apis/events.k8s.io/v1/events?watch=true&resourceVersion=${head}&timeoutSeconds=1`);
     expect(await w.status).toBe(200);
     expect(await w.ended).toEqual([]);
+  });
+
+  it('OpenAPI v3 is built from the resources seen (none was recorded): get --raw and a client-side dry-run apply', async () => {
+    const index = JSON.parse(await kubectl(api.kubeconfigPath, ['get', '--raw', '/openapi/v3']));
+    expect(Object.keys(index.paths)).toEqual(expect.arrayContaining(['api/v1', 'apis/events.k8s.io/v1']));
+    const file = join(dir, 'cm.yaml');
+    writeFileSync(file, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-01\n  namespace: tx\ndata:\n  k: v\n');
+    expect(await kubectl(api.kubeconfigPath, ['apply', '--dry-run=client', '-f', file])).toBe('configmap/cm-01 configured (dry run)\n');
   });
 
   it('get -w sees the recorded changes as the clock advances, then get and -o json match the end state', async () => {

@@ -302,9 +302,23 @@ describe('Discovery without a recording', () => {
     expect(reply.text.startsWith('{\n  "kind": "Status",')).toBe(true);
   });
 
-  test('OpenAPI without a recording → 404', async () => {
+  test('OpenAPI v3 without a recording is built from the resources seen; v2 → 404', async () => {
     expect((await get(discovery, '/openapi/v2')).status).toBe(404);
-    expect((await get(discovery, '/openapi/v3')).status).toBe(404);
+    const index = await get(discovery, '/openapi/v3', { Accept: 'application/json' });
+    expect(index.status).toBe(200);
+    const paths = index.json().paths as Record<string, { serverRelativeURL: string }>;
+    expect(Object.keys(paths)).toEqual(['api/v1', 'apis/batch/v1']);
+    expect(paths['api/v1']!.serverRelativeURL).toMatch(/^\/openapi\/v3\/api\/v1\?hash=[0-9A-F]{128}$/);
+    const batch = await get(discovery, paths['apis/batch/v1']!.serverRelativeURL, { Accept: 'application/json' });
+    expect(batch.status).toBe(200);
+    expect(batch.headers.etag).toBe(`"${paths['apis/batch/v1']!.serverRelativeURL.split('hash=')[1]}"`);
+    const doc = batch.json();
+    expect(doc.openapi).toBe('3.0.0');
+    expect(Object.keys(doc.paths)).toEqual(['/apis/batch/v1/namespaces/{namespace}/jobs', '/apis/batch/v1/namespaces/{namespace}/jobs/{name}']);
+    const list = doc.paths['/apis/batch/v1/namespaces/{namespace}/jobs'].get;
+    expect([list['x-kubernetes-action'], list['x-kubernetes-group-version-kind']]).toEqual(['list', { group: 'batch', kind: 'Job', version: 'v1' }]);
+    expect((await get(discovery, '/openapi/v3/apis/nosuch/v1')).status).toBe(404);
+    expect((await get(discovery, '/openapi/v3/api/v1', { Accept: 'application/com.github.proto-openapi.spec.v3@v1.0+protobuf' })).status).toBe(406);
   });
 
   test('POST is left to the caller', async () => {

@@ -7,7 +7,8 @@
  * otherwise the answer is built from every resource serve knows: those the recorded documents
  * describe (verbs, short names, subresources as recorded), then those reconstruction saw
  * (completed from the built-in table of well-known resources, verbs get/list/watch).
- * OpenAPI is only ever recorded: without it, 404 as a server without OpenAPI.
+ * OpenAPI v3 without a recorded one is built (index and per group-version paths, no schemas);
+ * OpenAPI v2 is only ever recorded: without it, 404.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -27,6 +28,7 @@ import {
   type VersionInfo,
 } from './discovery-docs';
 import { READ_ONLY_VERBS, resourceKey, withBuiltinFacts, type KnownResource } from './known-resources';
+import { groupVersionPath, openApiHash, openApiV3Document, openApiV3Index } from './openapi-docs';
 import { addToRecorded } from './recorded-additions';
 import { RecordedDiscovery, headerValue, type AggregatedVersion, type RecordedAnswer } from './recorded-discovery';
 
@@ -161,7 +163,8 @@ export class Discovery {
     if (!/^\/openapi\/v[23](\/.*)?$/.test(path)) return false;
     const answers = this.recorded.openapi.get(path);
     if (!answers || answers.length === 0) {
-      sendStatusBody(req, res, resourceNotFound());
+      if (path.startsWith('/openapi/v3') && !this.recordedOpenApiV3()) this.sendBuiltinOpenApiV3(req, res, path);
+      else sendStatusBody(req, res, resourceNotFound());
       return true;
     }
     const answer = pickByAccept(answers, req.headers.accept);
@@ -181,6 +184,35 @@ export class Discovery {
     writeRawBody(res, 200, answer.body, answer.contentType || JSON_TYPE, headers);
     return true;
   }
+
+  private recordedOpenApiV3(): boolean {
+    return [...this.recorded.openapi.keys()].some((p) => p.startsWith('/openapi/v3'));
+  }
+
+  /** The built-in OpenAPI v3 (index and group-version documents, JSON only) when none was recorded. */
+  private sendBuiltinOpenApiV3(req: IncomingMessage, res: ServerResponse, path: string): void {
+    const gitVersion = String(this.recorded.json(this.recorded.version)?.gitVersion ?? this.versionInfo.gitVersion);
+    let doc: Obj | undefined;
+    let headers: Record<string, string> = {};
+    if (path === '/openapi/v3') {
+      doc = openApiV3Index(this.model, gitVersion);
+    } else {
+      for (const g of this.model) {
+        const v = g.versions.find((x) => `/openapi/v3/${groupVersionPath(g.name, x.version)}` === path);
+        if (v) doc = openApiV3Document(g.name, v.version, v.resources, gitVersion);
+      }
+      if (!doc) return sendStatusBody(req, res, resourceNotFound());
+      const etag = `"${openApiHash(doc)}"`;
+      headers = { Etag: etag };
+      if (req.headers['if-none-match'] === etag) {
+        res.writeHead(304, headers);
+        res.end();
+        return;
+      }
+    }
+    if (!jsonAccepted(req.headers.accept)) return sendStatusBody(req, res, notAcceptable());
+    writeRawBody(res, 200, JSON.stringify(doc), JSON_TYPE, headers);
+  }
 }
 
 /**
@@ -196,6 +228,11 @@ export function aggregatedVersionAccepted(accept: string | undefined): Aggregate
     if (json && p.as === AGGREGATED_KIND && p.g === 'apidiscovery.k8s.io' && (p.v === 'v2' || p.v === 'v2beta1')) return p.v;
   }
   return undefined;
+}
+
+function jsonAccepted(accept: string | undefined): boolean {
+  if (!accept) return true;
+  return parseAccept(accept).some((c) => (c.type === '*' && c.subType === '*') || (c.type === 'application' && (c.subType === '*' || c.subType === 'json')));
 }
 
 function pickByAccept(answers: RecordedAnswer[], accept: string | undefined): RecordedAnswer | undefined {
