@@ -101,7 +101,8 @@ describe('actions that replace the answer', () => {
     const res = await srv.get(list);
     expect(res.status).toBe(code);
     const body = JSON.parse(res.body.toString());
-    expect(body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, ...(reason ? { reason } : {}), code });
+    const details = code === 500 ? { details: { causes: [{ message: 'injected fault' }] } } : {};
+    expect(body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, ...(reason ? { reason } : {}), ...details, code });
   });
 
   it('status with a custom message and reason', async () => {

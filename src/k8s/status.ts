@@ -141,10 +141,19 @@ export function serviceUnavailable(message: string): StatusError {
 /** Any code, with the reason the apiserver uses for it. */
 export function statusFor(code: number, message?: string, retryAfterSeconds?: number): StatusError {
   const reason = REASONS[code];
-  const details = retryAfterSeconds !== undefined ? { retryAfterSeconds } : undefined;
+  let details: StatusDetails | undefined = retryAfterSeconds !== undefined ? { retryAfterSeconds } : undefined;
   const headers = retryAfterSeconds !== undefined ? { 'Retry-After': String(retryAfterSeconds) } : undefined;
-  return error(code, reason, message ?? DEFAULT_MESSAGES[code] ?? `the server responded with status ${code}`, details, headers);
+  let text = message ?? DEFAULT_MESSAGES[code] ?? `the server responded with status ${code}`;
+  if (code === 500) {
+    // NewInternalError(err): message `Internal error occurred: ${err}`, details.causes [{message: err}].
+    const cause = text.startsWith(INTERNAL_PREFIX) ? text.slice(INTERNAL_PREFIX.length) : text;
+    text = INTERNAL_PREFIX + cause;
+    details = { causes: [{ message: cause }], ...details };
+  }
+  return error(code, reason, text, details, headers);
 }
+
+const INTERNAL_PREFIX = 'Internal error occurred: ';
 
 const REASONS: Record<number, string | undefined> = {
   400: 'BadRequest',
