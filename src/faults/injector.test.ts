@@ -171,3 +171,23 @@ describe('/_kubetape/faults', () => {
     expect((await call('GET', '/_kubetape/faults')).body.faults.map((r: { name: string }) => r.name)).toEqual(['rule-1', 'rule-2', 'rule-3']);
   });
 });
+
+describe('logging', () => {
+  it('logs every applied fault with the rule’s name', async () => {
+    const lines: string[] = [];
+    const { Writable } = await import('node:stream');
+    const pino = (await import('pino')).default;
+    const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
+    const faults = await FaultInjector.create(
+      { name: 'throttle-lists', match: { verb: 'list' }, action: { type: 'status', code: 429, retryAfterSeconds: 1 } },
+      { mode: 'serve', log: pino({ level: 'info' }, sink) },
+    );
+    const applied = () => lines.map((l) => JSON.parse(l)).filter((e) => e.msg === 'fault applied');
+    faults.plan({ method: 'GET', url: '/api/v1/namespaces/tx/configmaps/cm-01', headers: {} });
+    expect(applied()).toEqual([]);
+    faults.plan({ method: 'GET', url: '/api/v1/namespaces/tx/configmaps', headers: {} });
+    expect(applied()).toHaveLength(1);
+    const entry = applied()[0];
+    expect(entry).toMatchObject({ msg: 'fault applied', component: 'faults', rule: 'throttle-lists', action: 'status', url: '/api/v1/namespaces/tx/configmaps' });
+  });
+});
