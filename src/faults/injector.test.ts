@@ -179,7 +179,7 @@ describe('logging', () => {
     const pino = (await import('pino')).default;
     const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
     const faults = await FaultInjector.create(
-      { name: 'throttle-lists', match: { verb: 'list' }, action: { type: 'status', code: 429, retryAfterSeconds: 1 } },
+      [{ name: 'throttle-lists', match: { verb: 'list' }, action: { type: 'status', code: 429, retryAfterSeconds: 1 } }],
       { mode: 'serve', log: pino({ level: 'info' }, sink) },
     );
     const applied = () => lines.map((l) => JSON.parse(l)).filter((e) => e.msg === 'fault applied');
