@@ -37,12 +37,12 @@ export function serveFaultHooks(faults: FaultInjector, deps: ServeFaultDeps, inn
       return applyPlan(ctx.res, plan, send);
     },
 
-    watchSink(ctx: ServeRequestContext, contentType: string): FrameSink {
+    watchSink(ctx: ServeRequestContext, contentType: string): FrameSink | undefined {
       const own = inner.watchSink?.(ctx, contentType);
       if (own) return own;
       const plan = plans.get(ctx.req);
-      // Without stream faults the writer is a pass-through to the response.
-      return plan ? new WatchWriter(ctx.res, plan, { contentType }) : passThrough(ctx.res);
+      // Without a plan, serve writes the frames straight to the response (its default sink).
+      return plan ? new WatchWriter(ctx.res, plan, { contentType }) : undefined;
     },
 
     anyRevision(ctx: ServeRequestContext, head: number): number {
@@ -51,22 +51,6 @@ export function serveFaultHooks(faults: FaultInjector, deps: ServeFaultDeps, inn
       if (!stale) return head;
       if (stale.revisions !== undefined) return head - stale.revisions;
       return Math.min(head, deps.revisionAgo(stale.ms ?? 0));
-    },
-  };
-}
-
-function passThrough(res: ServerResponse): FrameSink {
-  return {
-    write: (frame) => {
-      if (res.writableEnded || res.destroyed) return false;
-      res.write(frame);
-      return true;
-    },
-    end: () => {
-      if (!res.writableEnded) res.end();
-    },
-    get ended() {
-      return res.writableEnded || res.destroyed;
     },
   };
 }

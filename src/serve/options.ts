@@ -59,8 +59,8 @@ export interface ServeRequestContext {
 export interface ServeHooks {
   /** Called first for every API request (not admin or health); true when the hook answered it. */
   onRequest?(ctx: ServeRequestContext): boolean | Promise<boolean>;
-  /** The writer a watch response's frames go through; default: straight to the response. */
-  watchSink?(ctx: ServeRequestContext, contentType: string): FrameSink;
+  /** The writer a watch response's frames go through; undefined (or no hook): straight to the response. */
+  watchSink?(ctx: ServeRequestContext, contentType: string): FrameSink | undefined;
   /** Stale reads: the revision an "any" read (RV "0") of this request is served at instead of the head. */
   anyRevision?(ctx: ServeRequestContext, head: number): number;
 }
