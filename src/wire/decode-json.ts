@@ -116,17 +116,22 @@ function decodeTable(src: Source, apiVersion: string, members: Map<string, Span>
 
 function tableRow(row: Json, raw: Buffer): DecodedObject {
   const obj = isObject(row.object) ? row.object : {};
-  const meta = isObject(obj.metadata) ? obj.metadata : {};
+  return jsonObject(str(obj.apiVersion), str(obj.kind), obj.metadata, raw, 'table-row');
+}
+
+/** A decoded JSON object: identity from its metadata, `raw` as given; PartialObjectMetadata is form 'metadata'. */
+function jsonObject(apiVersion: string, kind: string, metadata: unknown, raw: Buffer, form?: DecodedObject['form']): DecodedObject {
+  const meta = isObject(metadata) ? metadata : {};
   return {
-    apiVersion: str(obj.apiVersion),
-    kind: str(obj.kind),
+    apiVersion,
+    kind,
     namespace: str(meta.namespace),
     name: str(meta.name),
     uid: str(meta.uid),
     resourceVersion: str(meta.resourceVersion),
     raw,
     encoding: 'json',
-    form: 'table-row',
+    form: form ?? (kind === 'PartialObjectMetadata' ? 'metadata' : 'object'),
   };
 }
 
@@ -145,17 +150,7 @@ function objectFromJson(obj: Json, src: Source, span: Span, fallback: { apiVersi
   if (!src.pretty && complete) raw = src.buf.subarray(span.start, span.end);
   else if (!src.pretty && !hasKind && !hasApiVersion) raw = prependTypeMeta(src.buf, span, kind, apiVersion, Object.keys(obj).length === 0);
   else raw = Buffer.from(goJson(complete ? obj : { kind, apiVersion, ...obj }));
-  return {
-    apiVersion,
-    kind,
-    namespace: str(meta.namespace),
-    name: str(meta.name),
-    uid: str(meta.uid),
-    resourceVersion: str(meta.resourceVersion),
-    raw,
-    encoding: 'json',
-    form: kind === 'PartialObjectMetadata' ? 'metadata' : 'object',
-  };
+  return jsonObject(apiVersion, kind, meta, raw);
 }
 
 /** `{"kind":K,"apiVersion":V,` + the rest of the item, as a GET of the object would begin. */
@@ -188,21 +183,9 @@ export function decodeJsonWatchFrame(frame: Buffer): DecodedWatchEvent {
   } else {
     raw = Buffer.from(goJson(object));
   }
-  const meta = isObject(object.metadata) ? object.metadata : {};
-  const kind = str(object.kind);
   return {
     type,
-    object: {
-      apiVersion: str(object.apiVersion),
-      kind,
-      namespace: str(meta.namespace),
-      name: str(meta.name),
-      uid: str(meta.uid),
-      resourceVersion: str(meta.resourceVersion),
-      raw,
-      encoding: 'json',
-      form: kind === 'PartialObjectMetadata' ? 'metadata' : 'object',
-    },
+    object: jsonObject(str(object.apiVersion), str(object.kind), object.metadata, raw),
   };
 }
 
@@ -215,10 +198,7 @@ function tableWatchEvent(type: string, table: Json): DecodedWatchEvent {
     out.object = tableRow(rows[0], Buffer.from(goJson(rows[0])));
   } else {
     const meta = isObject(table.metadata) ? table.metadata : {};
-    out.object = {
-      apiVersion: str(table.apiVersion), kind: 'Table', namespace: '', name: '', uid: '',
-      resourceVersion: str(meta.resourceVersion), raw: Buffer.from(goJson(table)), encoding: 'json', form: 'object',
-    };
+    out.object = jsonObject(str(table.apiVersion), 'Table', { resourceVersion: meta.resourceVersion }, Buffer.from(goJson(table)));
   }
   return out;
 }
