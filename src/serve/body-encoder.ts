@@ -3,6 +3,7 @@
  * protobuf), a Table (recorded cells where the recording has them), or PartialObjectMetadata.
  * Watch frames carry a cache key so each change is encoded once per representation.
  */
+import YAML from 'yaml';
 import { notAcceptable } from '../k8s/status';
 import { goJson } from '../wire/json-spans';
 import type { StoredObject } from '../reconstruct';
@@ -44,6 +45,16 @@ export class BodyEncoder {
   }
 
   object(value: StoredObject): Buffer | string {
+    const body = this.encodeObject(value);
+    return this.rep.format === 'yaml' ? toYaml(body) : body;
+  }
+
+  list(meta: ListMetaInput, values: readonly StoredObject[]): Buffer {
+    const body = this.encodeList(meta, values);
+    return this.rep.format === 'yaml' ? toYaml(body) : body;
+  }
+
+  private encodeObject(value: StoredObject): Buffer | string {
     const { rep } = this;
     if (rep.as === 'Table') return json(this.table([value], { resourceVersion: this.rv(value) }));
     if (rep.as === 'PartialObjectMetadata' || rep.as === 'PartialObjectMetadataList') {
@@ -53,7 +64,7 @@ export class BodyEncoder {
     return rep.format === 'protobuf' ? this.codec.objectProtobuf(value) : this.codec.objectJson(value);
   }
 
-  list(meta: ListMetaInput, values: readonly StoredObject[]): Buffer {
+  private encodeList(meta: ListMetaInput, values: readonly StoredObject[]): Buffer {
     const { rep } = this;
     if (rep.as === 'Table') return json(this.table(values, meta));
     if (rep.as === 'PartialObjectMetadataList') {
@@ -123,6 +134,11 @@ export class BodyEncoder {
   private rv(value: StoredObject): string {
     return String(value.metadata().resourceVersion ?? '');
   }
+}
+
+/** YAML of a JSON body, keys in their JSON order (what the apiserver's YAML serializer writes). */
+function toYaml(body: Buffer | string): Buffer {
+  return Buffer.from(YAML.stringify(JSON.parse(String(body))), 'utf8');
 }
 
 function json(value: unknown): Buffer {

@@ -103,9 +103,12 @@ describe('negotiate', () => {
     expect(err.status.message).toMatch(/^you requested PartialObjectMetadataList, but the requested object is not a list/);
   });
 
-  test('YAML is not served; stream and sv parameters are checked', () => {
-    expect(refusal('application/yaml').code).toBe(406);
-    expect(rep('application/yaml, application/json').format).toBe('json');
+  test('YAML for gets and lists, never for watches; stream and sv parameters are checked', () => {
+    expect(rep('application/yaml')).toEqual({ format: 'yaml', contentType: 'application/yaml' });
+    expect(rep('application/yaml', 'object').format).toBe('yaml');
+    expect(rep('application/yaml, application/json').format).toBe('yaml');
+    expect(refusal('application/yaml', 'watch').code).toBe(406);
+    expect(rep('application/yaml, application/json', 'watch').format).toBe('json');
     expect(rep('application/json;stream=watch', 'watch')).toEqual({ format: 'json', contentType: 'application/json' });
     expect(refusal('application/json;stream=other').code).toBe(406);
     expect(rep('application/json;sv=v1').format).toBe('json');

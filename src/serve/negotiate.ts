@@ -12,11 +12,13 @@
  *   otherwise a protobuf clause is skipped, so client-go's `protobuf, json` falls back to JSON.
  * - Nothing acceptable → `notAcceptable()` (406, the apiserver's message).
  *
- * YAML is not served: an `application/yaml` clause is skipped like any type we do not produce.
+ * YAML is served for gets and lists (converted from the JSON body), never for watches: the
+ * apiserver has no YAML stream serializer, so a YAML-only watch is a 406.
  */
 import { StatusError, failure, notAcceptable } from '../k8s/status';
 
 export const JSON_CONTENT_TYPE = 'application/json';
+export const YAML_CONTENT_TYPE = 'application/yaml';
 export const PROTOBUF_CONTENT_TYPE = 'application/vnd.kubernetes.protobuf';
 export const PROTOBUF_WATCH_CONTENT_TYPE = 'application/vnd.kubernetes.protobuf;stream=watch';
 
@@ -27,8 +29,8 @@ export type TransformKind = 'Table' | 'PartialObjectMetadata' | 'PartialObjectMe
 export type MetaVersion = 'v1' | 'v1beta1';
 
 export interface Representation {
-  format: 'json' | 'protobuf';
-  /** The response Content-Type: `application/json`, protobuf, or protobuf `;stream=watch` for watches. */
+  format: 'json' | 'yaml' | 'protobuf';
+  /** The response Content-Type: `application/json`, `application/yaml`, protobuf, or protobuf `;stream=watch` for watches. */
   contentType: string;
   as?: TransformKind;
   asVersion?: MetaVersion;
@@ -51,16 +53,20 @@ export interface AcceptClause {
 
 interface Serializer {
   type: 'application';
-  subType: 'json' | 'vnd.kubernetes.protobuf';
+  subType: 'json' | 'yaml' | 'vnd.kubernetes.protobuf';
   format: Representation['format'];
 }
 
 const JSON_SERIALIZER: Serializer = { type: 'application', subType: 'json', format: 'json' };
+const YAML_SERIALIZER: Serializer = { type: 'application', subType: 'yaml', format: 'yaml' };
 const PROTOBUF_SERIALIZER: Serializer = { type: 'application', subType: 'vnd.kubernetes.protobuf', format: 'protobuf' };
 
 /** Chooses how to answer a get (`object`), list or watch, or throws the apiserver's 406. */
 export function negotiate(acceptHeader: string | undefined, opts: NegotiateOptions): Representation {
-  const serializers = opts.protobufAvailable ? [JSON_SERIALIZER, PROTOBUF_SERIALIZER] : [JSON_SERIALIZER];
+  // The apiserver's order: JSON, YAML, protobuf. YAML has no stream serializer, so never for a watch.
+  const serializers = [JSON_SERIALIZER];
+  if (opts.target !== 'watch') serializers.push(YAML_SERIALIZER);
+  if (opts.protobufAvailable) serializers.push(PROTOBUF_SERIALIZER);
   const match = negotiateClause(acceptHeader, serializers, allowsResourceTransform);
   if (!match) throw notAcceptable();
   const rep = representation(match.serializer, opts.target);
@@ -87,6 +93,7 @@ export function negotiateStatus(acceptHeader: string | undefined, protobufAvaila
 
 function representation(serializer: Serializer, target: NegotiationTarget): Representation {
   if (serializer.format === 'json') return { format: 'json', contentType: JSON_CONTENT_TYPE };
+  if (serializer.format === 'yaml') return { format: 'yaml', contentType: YAML_CONTENT_TYPE };
   return { format: 'protobuf', contentType: target === 'watch' ? PROTOBUF_WATCH_CONTENT_TYPE : PROTOBUF_CONTENT_TYPE };
 }
 

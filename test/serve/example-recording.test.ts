@@ -32,3 +32,26 @@ describe('serve: the example recording', () => {
     expect(list.json.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['cm-01', 'cm-02', 'cm-04', 'cm-05', 'cm-06', 'cm-07']);
   });
 });
+
+describe('serve: YAML', () => {
+  let api: ServeServer;
+  beforeAll(async () => {
+    api = await serve({ db: join(__dirname, '..', '..', 'recordings', 'examples', 'configmaps.db') });
+  });
+  afterAll(() => api.close());
+
+  it('answers a get and a list as YAML, a YAML-only watch with 406', async () => {
+    const YAML = (await import('yaml')).default;
+    const one = await get(`${api.url}/api/v1/namespaces/demo/configmaps/cm-02`, { headers: { Accept: 'application/yaml' } });
+    expect(one.status).toBe(200);
+    expect(one.headers['content-type']).toBe('application/yaml');
+    expect(one.text.startsWith('kind: ConfigMap\napiVersion: v1\n')).toBe(true);
+    expect(YAML.parse(one.text).data).toEqual({ k: 'changed' });
+
+    const list = await get(`${api.url}/api/v1/namespaces/demo/configmaps`, { headers: { Accept: 'application/yaml' } });
+    expect(YAML.parse(list.text).items).toHaveLength(6);
+
+    const watch = await get(`${api.url}/api/v1/namespaces/demo/configmaps?watch=1&timeoutSeconds=1`, { headers: { Accept: 'application/yaml' } });
+    expect(watch.status).toBe(406);
+  });
+});
