@@ -1,29 +1,16 @@
 /** Real clients for the fault tests: kubectl (the dispatcher at /usr/bin/kubectl) and a client-node informer. */
-import { execFile } from 'node:child_process';
 import http from 'node:http';
 import { CoreV1Api, KubeConfig, makeInformer, type V1ConfigMap } from '@kubernetes/client-node';
 
-export interface KubectlResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
+import { kubectl as runKubectl, sleep, type KubectlResult } from '../support/kube-clients';
 
-export function kubectl(kubeconfig: string, cacheDir: string, args: string[], timeoutMs = 30_000): Promise<KubectlResult> {
-  const { KUBECONFIG: _ignored, ...env } = process.env;
+export { sleep, eventually, type KubectlResult } from '../support/kube-clients';
+
+/** kubectl, timed: fault tests check how long retries took. */
+export async function kubectl(kubeconfig: string, cacheDir: string, args: string[], timeoutMs?: number): Promise<KubectlResult & { ms: number }> {
   const t0 = performance.now();
-  return new Promise((resolve) => {
-    execFile(
-      '/usr/bin/kubectl',
-      ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, ...args],
-      { timeout: timeoutMs, env: { ...env, NO_COLOR: '1', COLUMNS: '200' } },
-      (err, stdout, stderr) => {
-        const code = err ? ((err as { code?: number }).code ?? 1) : 0;
-        resolve({ code: typeof code === 'number' ? code : 1, stdout, stderr, ms: performance.now() - t0 });
-      },
-    );
-  });
+  const result = await runKubectl(kubeconfig, cacheDir, args, timeoutMs);
+  return { ...result, ms: performance.now() - t0 };
 }
 
 export interface InformerSession {
@@ -75,18 +62,6 @@ function plainHttpKubeConfig(path: string): KubeConfig {
   const clusters = kc.clusters.map((c) => (c.server.startsWith('http:') ? { ...c, skipTLSVerify: true } : c));
   kc.loadFromOptions({ clusters, users: kc.users, contexts: kc.contexts, currentContext: kc.currentContext });
   return kc;
-}
-
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** Polls until `check()` holds or `timeoutMs` passes; returns whether it held. */
-export async function eventually(check: () => boolean, timeoutMs = 10_000): Promise<boolean> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) return false;
-    await sleep(20);
-  }
-  return true;
 }
 
 export interface RawResponse {

@@ -9,68 +9,17 @@ import { CoreV1Api, KubeConfig, makeInformer, type V1ConfigMap } from '@kubernet
 export const ROOT = join(__dirname, '..', '..');
 export const BIN = join(ROOT, 'bin', 'kubetape.js');
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls until `check` holds or `timeoutMs` passes; returns whether it held. */
-export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<boolean> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) return false;
-    await sleep(20);
-  }
-  return true;
-}
+export { sleep, eventually, kubectl, type KubectlResult } from '../support/kube-clients';
+import { kubectlWatch as watchLines, type KubectlResult } from '../support/kube-clients';
 
 export function tempDir(prefix = 'kubetape-record-'): { dir: string; path: (name: string) => string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, path: (name) => join(dir, name), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export interface KubectlResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function kubectlEnv(): NodeJS.ProcessEnv {
-  const { KUBECONFIG: _ignored, ...env } = process.env;
-  return { ...env, NO_COLOR: '1', COLUMNS: '200' };
-}
-
-export function kubectl(kubeconfig: string, cacheDir: string, args: string[]): Promise<KubectlResult> {
-  return new Promise((resolve) => {
-    execFile('/usr/bin/kubectl', ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, ...args], { timeout: 30_000, env: kubectlEnv() }, (err, stdout, stderr) =>
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
-  });
-}
-
-/** `kubectl get … -w`: calls `during` once `ready` lines are printed, kills kubectl at `lines` lines; returns what it printed. */
-export function kubectlWatch(
-  kubeconfig: string,
-  cacheDir: string,
-  args: string[],
-  opts: { ready: number; lines: number; during?: () => void | Promise<void>; timeoutMs?: number },
-): Promise<string> {
-  return new Promise((resolve) => {
-    const child = spawn('/usr/bin/kubectl', ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, ...args], { env: kubectlEnv() });
-    let stdout = '';
-    let started = false;
-    const stop = () => {
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-    };
-    const timer = setTimeout(stop, opts.timeoutMs ?? 20_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const count = stdout.split('\n').length - 1;
-      if (!started && count >= opts.ready) {
-        started = true;
-        void opts.during?.();
-      }
-      if (count >= opts.lines) stop();
-    });
-    child.on('close', () => resolve(stdout));
-  });
+/** `kubectl get … -w` (see test/support/kube-clients.ts); resolves with what it printed. */
+export async function kubectlWatch(...args: Parameters<typeof watchLines>): Promise<string> {
+  return (await watchLines(...args)).stdout;
 }
 
 /** A client-node informer on NAMESPACE/configmaps (client-node 1.4 needs skip-tls-verify to talk plain http). */

@@ -1,5 +1,5 @@
 import { CoreV1Api, KubeConfig, makeInformer, type V1ConfigMap } from '@kubernetes/client-node';
-import { eventually } from './clients';
+import { eventually } from '../support/kube-clients';
 
 export interface InformerSession {
   /** add/update/delete events as `type name rv`, in arrival order. */

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { record } from '../../src/proxy';
 import { replay, type ReplayServer } from '../../src/replay';
 import { startFakeApiserver, decodeWatchFrames } from '../support/fake-apiserver';
-import { kubectl, kubectlWatch, sleep, type KubectlResult } from './clients';
+import { kubectl, kubectlWatch, sleep, type KubectlResult } from '../support/kube-clients';
 import { request, type Received } from './http-client';
 import { startInformer, waitForEvents } from './informer';
 
