@@ -11,6 +11,7 @@ import { planWatch } from '../k8s/read-plan';
 import { watchTooOld, type Status } from '../k8s/status';
 import type { StoredObject } from '../reconstruct';
 import type { Revision } from '../store/revision';
+import type { Watcher } from '../store/watcher';
 import { encodeEnvelope, encodeWatchEvent, lengthPrefix } from '../wire/protobuf';
 import { encodeStatus } from '../wire/protobuf-status';
 import { BodyEncoder } from './body-encoder';
@@ -55,14 +56,17 @@ export async function handleWatch(ctx: ResourceRequest): Promise<void> {
   writeWatchHead(res, encoder.rep.contentType);
   const sink = ctx.watchSink(encoder.rep.contentType);
   let first = true;
+  /** Subscribed once the initial state is out; the stream may close before that (a fault, a client gone). */
+  let watcher: Watcher<StoredObject> | undefined;
   /** `cached`: a change fanned out to many watchers is encoded once; the initial state is not kept. */
   const send = (type: string, object: Revision<StoredObject>, change: Revision<StoredObject>, cached = true) => {
     if (!encoder.supports([object.value])) return; // an object this representation cannot carry
     const isFirst = first;
     first = false;
     if (object.rev !== change.rev) {
-      // Leaving the selector: the previous state, stamped with this change's revision.
-      stream.write(encoder.event(type, object.value.withResourceVersion(String(change.rev)), isFirst), String(change.rev));
+      // Leaving the selector: the previous state, stamped with this change's revision (encoded once per change).
+      const stamped = () => encoder.event(type, object.value.withResourceVersion(String(change.rev)), isFirst);
+      stream.write(change.frame(`prev|${encoder.eventKey(type, isFirst)}`, stamped), String(change.rev));
       return;
     }
     const encode = () => encoder.event(type, object.value, isFirst);
@@ -75,11 +79,14 @@ export async function handleWatch(ctx: ResourceRequest): Promise<void> {
     bookmarkIntervalMs: options.allowWatchBookmarks ? ctx.bookmarkIntervalMs : undefined,
     // The watch cache sends a bookmark only once its revision has passed the watch's start.
     bookmark: () => (ctx.read().store.head > start || plan.initial === 'synthetic' ? encoder.bookmark(String(ctx.read().store.head), false) : undefined),
-    onClose: () => store.unwatch(watcher),
+    onClose: () => {
+      if (watcher) store.unwatch(watcher);
+    },
   });
   for (const r of initial) send('ADDED', r, r, false);
   if (plan.initial === 'watch-list' && options.allowWatchBookmarks) stream.write(encoder.bookmark(String(start), true), String(start));
-  const watcher = store.watch({ prefix, filter, after: start, deliver: send });
+  if (stream.ended) return;
+  watcher = store.watch({ prefix, filter, after: start, deliver: send });
   for (const change of store.changesSince(Math.max(start, store.floor))) watcher.offer(change);
   if (stream.ended) store.unwatch(watcher);
 }
