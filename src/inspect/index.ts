@@ -1,5 +1,4 @@
 import { openRecording } from '../recording/open';
-import { formatSummary } from './format';
 import { summarize, type RecordingSummary } from './summary';
 
 export type { RecordingSummary, WatchSummary, DecodeErrorSummary } from './summary';
@@ -15,6 +14,3 @@ export function inspectRecording(path: string): RecordingSummary {
   }
 }
 
-export function inspectText(path: string): string {
-  return formatSummary(inspectRecording(path));
-}

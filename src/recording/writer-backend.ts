@@ -2,7 +2,7 @@ import type { Worker } from 'node:worker_threads';
 import { prepareRecording } from './writer-prepare';
 import { WriterHost, type WriterInit } from './writer-host';
 import { spawnRecordingWorker } from './writer-spawn';
-import type { WriterBatch, WriterCommand, WriterReply, WriterStats } from './writer-protocol';
+import { emptyStats, type WriterBatch, type WriterCommand, type WriterReply, type WriterStats } from './writer-protocol';
 
 export const WRITER_BACKENDS = ['worker', 'inline'] as const;
 export type WriterBackendKind = (typeof WRITER_BACKENDS)[number];
@@ -100,7 +100,7 @@ class WorkerBackend implements WriterBackend {
   }
 
   flush(): Promise<WriterStats> {
-    if (this.fatal) return Promise.resolve({ exchanges: 0, frames: 0, observations: 0, decodeErrors: 0, commits: 0 });
+    if (this.fatal) return Promise.resolve(emptyStats());
     return new Promise((resolve) => {
       this.flushes.push(resolve);
       this.worker.postMessage({ k: 'flush' } satisfies WriterCommand);
@@ -122,7 +122,7 @@ class WorkerBackend implements WriterBackend {
     this.fatal = true;
     const flushes = this.flushes;
     this.flushes = [];
-    for (const f of flushes) f({ exchanges: 0, frames: 0, observations: 0, decodeErrors: 0, commits: 0 });
+    for (const f of flushes) f(emptyStats());
     this.listener({ k: 'fatal', message });
   }
 }

@@ -1,7 +1,7 @@
 import { decodeJsonWatchFrame } from '../wire/decode-json';
 import { decodeProtobufWatchFrame } from '../wire/decode-protobuf';
 import { gunzipSafe } from '../wire/gzip';
-import { isProtobuf } from '../wire/media-types';
+import { isProtobuf, isWatchStream } from '../wire/media-types';
 import { JsonLineFramer, LengthPrefixFramer, type WatchFramer } from '../wire/watch-framer';
 import { redactSecretsJson, redactSecretsProtobufFrame } from './redact-secrets';
 import type { ExchangeContext } from './writer-context';
@@ -42,7 +42,7 @@ export class StreamRecorder {
 
   constructor(private readonly stmts: RecordingStatements, private readonly ctx: ExchangeContext) {
     const { info, head } = ctx;
-    this.watch = info.verb === 'watch' || /stream=watch/i.test(ctx.responseContentType ?? '');
+    this.watch = info.verb === 'watch' || isWatchStream(ctx.responseContentType);
     this.protobuf = isProtobuf(ctx.responseContentType);
     if (!this.watch) return;
     if (ctx.responseGzip) this.gzipParts = [];
