@@ -6,6 +6,7 @@
  * Kept here (not in src/k8s/continue-token.ts) because a fault must rewrite any apiserver's token,
  * also one recorded from a real cluster, whatever serve mode's own codec accepts.
  */
+import { goJson } from '../wire/json-spans';
 
 interface ContinueToken {
   v: string;
@@ -38,6 +39,3 @@ function encode(token: ContinueToken): string {
   return Buffer.from(json, 'utf8').toString('base64url');
 }
 
-function goJson(value: string): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}

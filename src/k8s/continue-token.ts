@@ -6,6 +6,7 @@
  * Decoding errors carry Go's exact wording; the caller prefixes `invalid continue token: `.
  * Pure.
  */
+import { goJson } from '../wire/json-spans';
 import { goJsonKind, goJsonSyntaxError } from './go-json';
 
 export const CONTINUE_TOKEN_VERSION = 'meta.k8s.io/v1';
@@ -28,7 +29,7 @@ const GENERIC = 'continue key is not valid';
 export function encodeContinueToken(rv: number, start: string): string {
   // Go's json.Marshal escapes NUL as \u0000 and <, >, & as \u003c…; JSON.stringify writes
   // \u0000 the same way, the HTML characters need the extra step.
-  const json = `{"v":"${CONTINUE_TOKEN_VERSION}","rv":${rv},"start":${goString(start)}}`;
+  const json = `{"v":"${CONTINUE_TOKEN_VERSION}","rv":${rv},"start":${goJson(start)}}`;
   return Buffer.from(json, 'utf8').toString('base64url');
 }
 
@@ -118,9 +119,6 @@ function lastDataIndex(bytes: Buffer): number {
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
-function goString(s: string): string {
-  return JSON.stringify(s).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
 
 /** Go's path.Clean for a rooted path. */
 export function goPathClean(p: string): string {

@@ -1,3 +1,4 @@
+import { statusFor } from '../k8s/status';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ADMIN_PREFIX, type AdminApi } from '../http/admin';
 import { answerHealth } from '../http/health';
@@ -46,7 +47,7 @@ export class ReplayHandler {
     if (req.url?.startsWith(ADMIN_PREFIX) && this.deps.admin.handle(req, res)) return;
     this.answer(req, res).catch((err: Error) => {
       this.deps.log.error({ err, method: req.method, url: req.url }, 'replay failed');
-      if (!res.headersSent) sendStatus(res, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: err.message, code: 500 });
+      if (!res.headersSent) sendStatus(res, statusFor(500, err.message));
       else res.destroy();
     });
   }
