@@ -27,6 +27,8 @@ interface Loaded {
   row?: string;
   partial?: string;
   meta?: Obj;
+  /** The full JSON object, parsed once for field selectors (never handed out: callers may not mutate it). */
+  parsed?: Obj;
 }
 
 export class StoredObject {
@@ -154,7 +156,8 @@ export class StoredObject {
     if (path === 'metadata.name') return meta.name ?? '';
     if (path === 'metadata.namespace') return meta.namespace ?? '';
     if (!this.hasJson) return '';
-    let value: any = JSON.parse(this.json!);
+    const c = this.cache();
+    let value: any = (c.parsed ??= JSON.parse(this.json!) as Obj);
     for (const part of path.split('.')) value = value?.[part];
     if (value === undefined || value === null) return '';
     return typeof value === 'object' ? JSON.stringify(value) : String(value);
