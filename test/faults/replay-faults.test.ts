@@ -27,11 +27,11 @@ beforeAll(async () => {
   try {
     liveChunked = await kubectl(kubeconfig, join(dir, 'cache-live'), ['get', 'configmaps', '--chunk-size=2']);
     const informer = await startInformer(kubeconfig, 'default');
-    await eventually(() => informer.events.length >= 6); // list + 5 adds
+    expect(await eventually(() => informer.events.length >= 6)).toBe(true); // list + 5 adds
     fake.create('configmaps', 'default', { metadata: { name: 'w-1' }, data: { k: '1' } });
     await sleep(50);
     fake.patchData('configmaps', 'default', 'cm-01', { k: 'changed' });
-    await eventually(() => informer.events.length >= 8);
+    expect(await eventually(() => informer.events.length >= 8)).toBe(true);
     await sleep(100);
     liveCache = informer.cache();
     await informer.stop();
@@ -99,7 +99,7 @@ describe('replay with faults', () => {
     expect(effects.some((e) => /^watch ended with ERROR 410 "too old resource version: \d+ \(\d+\)" after 1 event$/.test(e))).toBe(true);
   });
 
-  it('reset on a get: the client sees the connection reset', async () => {
+  it('reset on a list request: the client sees the connection reset', async () => {
     server.faults.add({ name: 'rst', match: { verb: 'list' }, action: { type: 'reset' } });
     const res = await fetch(`${server.url}/api/v1/namespaces/default/configmaps?limit=2`).then(
       () => 'answered',

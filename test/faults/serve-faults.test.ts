@@ -26,7 +26,7 @@ beforeAll(async () => {
   const rec = await record({ db, upstream: fake.url, listen: '127.0.0.1:0', writeKubeconfig: kubeconfig });
   try {
     const informer = await startInformer(kubeconfig, 'default');
-    await eventually(() => informer.events.length >= 6);
+    expect(await eventually(() => informer.events.length >= 6)).toBe(true);
     firstListRv = Number(informer.events[0]!.split(' ')[1]);
     // Six changes after the first list: w-1 appears, then cm-01 … cm-05 change, one revision each.
     fake.create('configmaps', 'default', { metadata: { name: 'w-1' }, data: { k: '1' } });
@@ -34,7 +34,7 @@ beforeAll(async () => {
       await sleep(20);
       fake.patchData('configmaps', 'default', `cm-0${i}`, { k: 'changed' });
     }
-    await eventually(() => informer.events.length >= 12);
+    expect(await eventually(() => informer.events.length >= 12)).toBe(true);
     await sleep(100);
     finalCache = informer.cache();
     await informer.stop();

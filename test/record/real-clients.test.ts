@@ -62,6 +62,7 @@ test('kubectl get (server-side Table) prints the same through record; the list p
 test('kubectl get -o json and --chunk-size=2: same output; pages chained by continue in `lists`, objects in `observations`', async () => {
   const direct = await kubectl(api.kubeconfigPath, cache, ['get', 'configmaps', '-n', 'tx', '-o', 'json']);
   const proxied = await kubectl(proxyKubeconfig, cache, ['get', 'configmaps', '-n', 'tx', '-o', 'json']);
+  expect(direct.code).toBe(0);
   expect(proxied).toEqual(direct);
   const whole = await lastExchange((e) => e.verb === 'list' && e.url.startsWith('/api/v1/namespaces/tx/configmaps'));
   const stored = rows<any>(db, 'SELECT raw FROM observations WHERE exchange_id = ? ORDER BY seq', whole.id).map((o) => JSON.parse(o.raw.toString()));
@@ -71,6 +72,7 @@ test('kubectl get -o json and --chunk-size=2: same output; pages chained by cont
 
   const pagedDirect = await kubectl(api.kubeconfigPath, cache, ['get', 'configmaps', '-n', 'tx', '--chunk-size=2', '-o', 'name']);
   const paged = await kubectl(proxyKubeconfig, cache, ['get', 'configmaps', '-n', 'tx', '--chunk-size=2', '-o', 'name']);
+  expect(pagedDirect.code).toBe(0);
   expect(paged).toEqual(pagedDirect);
   await rec.flush();
   const pages = rows<any>(db, "SELECT * FROM lists WHERE namespace = 'tx' AND request_limit = 2 ORDER BY exchange_id").slice(-3);

@@ -71,6 +71,8 @@ describe('serve: paging and continue tokens (transcripts a, b, d)', () => {
     const selected = await get(`${api.url}${TX}?limit=2&fieldSelector=metadata.name!%3Dcm-01`);
     expect(selected.json.items.map((i: any) => i.metadata.name)).toEqual(['cm-02', 'cm-03']);
     expect(selected.json.metadata.remainingItemCount).toBeUndefined();
-    expect(selected.json.metadata.continue).toBeDefined();
+    expect(selected.json.metadata.continue).toMatch(/^[A-Za-z0-9_-]+$/);
+    const next = await get(`${api.url}${TX}?limit=2&fieldSelector=metadata.name!%3Dcm-01&continue=${selected.json.metadata.continue}`);
+    expect(next.json.items.map((i: any) => i.metadata.name)).toEqual(['cm-04', 'cm-05']);
   });
 });
