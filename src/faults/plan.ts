@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { sendStatus } from '../http/respond';
 import type { StatusError } from '../k8s/status';
 import type { ActionType } from './definition';
 import type { FaultRequest } from './fault-request';
@@ -70,7 +71,7 @@ export type StatusWriter = (res: ServerResponse, err: StatusError) => void;
  * replacing answer (a Status with its headers, or a TCP reset). Returns true when the request has
  * been answered and the mode must stop; false when the mode answers as usual.
  */
-export async function applyPlan(res: ServerResponse, plan: FaultPlan, send: StatusWriter = sendApiStatus): Promise<boolean> {
+export async function applyPlan(res: ServerResponse, plan: FaultPlan, send: StatusWriter = sendStatus): Promise<boolean> {
   if (plan.delayMs > 0) await sleep(plan.delayMs);
   if (res.destroyed) return replacesResponse(plan);
   if (plan.reset) {
@@ -82,29 +83,6 @@ export async function applyPlan(res: ServerResponse, plan: FaultPlan, send: Stat
     return true;
   }
   return false;
-}
-
-/**
- * A Status as the apiserver writes it to a JSON client: compact JSON ending in a newline (Go's
- * json.Encoder), `Cache-Control`, `Content-Type`, `Content-Length`, and the error's headers
- * (Retry-After). Transcripts b1 and d1, byte for byte.
- */
-export function sendApiStatus(res: ServerResponse, err: StatusError): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  const { rawHeaders, body } = apiStatusResponse(err);
-  res.writeHead(err.code, rawHeaders);
-  res.end(body);
-}
-
-/** The head (as a flat [name, value, …] list) and body sendApiStatus writes; record mode also records them. */
-export function apiStatusResponse(err: StatusError): { rawHeaders: string[]; body: Buffer } {
-  const body = Buffer.from(`${JSON.stringify(err.status)}\n`, 'utf8');
-  const headers: Record<string, string> = { 'Cache-Control': 'no-cache, private', 'Content-Type': 'application/json', ...err.headers };
-  headers['Content-Length'] = String(body.length);
-  return { rawHeaders: Object.entries(headers).flat(), body };
 }
 
 /** A TCP RST, not a FIN: what a client sees when a load balancer or apiserver dies mid-request. */

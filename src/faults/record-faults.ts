@@ -8,7 +8,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import type { StatusError } from '../k8s/status';
 import { decodeWatchFrame, framerFor, type WatchFramer } from '../wire';
-import { apiStatusResponse, applyPlan, injectedBy, replacesResponse, sleep, type FaultPlan } from './plan';
+import { statusResponse } from '../http/respond';
+import { applyPlan, injectedBy, replacesResponse, sleep, type FaultPlan } from './plan';
 import { WatchStreamGuard, type StreamEnd } from './watch-stream';
 import { resetAfterFlush } from './watch-writer';
 
@@ -40,7 +41,7 @@ export function takeOverForFaults(plan: FaultPlan, req: IncomingMessage, res: Se
   res.on('close', () => tap.finish(res.writableFinished ? 'complete' : 'aborted', res.writableFinished ? undefined : 'client disconnected'));
   if (plan.reset) tap.fail('reset', `reset by fault rule ${injectedBy(plan)}`);
   const send = (out: ServerResponse, err: StatusError) => {
-    const { rawHeaders, body } = apiStatusResponse(err);
+    const { rawHeaders, body } = statusResponse(err);
     tap.response(err.code, rawHeaders, { streamed: false });
     tap.responseData(body);
     out.writeHead(err.code, rawHeaders);

@@ -3,9 +3,32 @@ import { StatusError, failure, type Status } from '../k8s/status';
 
 /** Sends a Status body with its code and headers (Retry-After …), as the apiserver does. */
 export function sendStatus(res: ServerResponse, err: StatusError | Status, extraHeaders: Record<string, string> = {}): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const { code, rawHeaders, body } = statusResponse(err, extraHeaders);
+  res.writeHead(code, rawHeaders);
+  res.end(body);
+}
+
+/**
+ * A Status as the apiserver writes it to a JSON client: compact JSON ending in a newline (Go's
+ * json.Encoder); `Cache-Control`, `Content-Type`, the error's own headers (Retry-After), then
+ * `Content-Length` — transcripts b1 and d1, byte for byte. The head is a flat [name, value, …]
+ * list so record mode can store exactly what it sends.
+ */
+export function statusResponse(err: StatusError | Status, extraHeaders: Record<string, string> = {}): { code: number; rawHeaders: string[]; body: Buffer } {
   const status = err instanceof StatusError ? err.status : err;
-  const headers = err instanceof StatusError ? err.headers : {};
-  sendJson(res, status.code, status, { ...headers, ...extraHeaders });
+  const body = Buffer.from(`${JSON.stringify(status)}\n`, 'utf8');
+  const headers: Record<string, string> = {
+    'Cache-Control': 'no-cache, private',
+    'Content-Type': 'application/json',
+    ...(err instanceof StatusError ? err.headers : {}),
+    ...extraHeaders,
+  };
+  headers['Content-Length'] = String(body.length);
+  return { code: status.code, rawHeaders: Object.entries(headers).flat(), body };
 }
 
 export function sendJson(res: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {

@@ -5,6 +5,7 @@ import { createProxyServer, type ProxyServer, type ServerOptions } from 'http-pr
 import { stream as wsStream } from 'http-proxy-3/dist/lib/http-proxy/passes/ws-incoming';
 import { faultedBody, takeOverForFaults, type FaultInjector, type FaultPlan } from '../faults';
 import { requestInfo, type RequestInfo } from '../k8s/request-info';
+import { statusResponse } from '../http/respond';
 import { serviceUnavailable } from '../k8s/status';
 import type { Logger } from '../log/logger';
 import type { RecordingQueue } from '../recording/writer-queue';
@@ -85,11 +86,13 @@ export class Passthrough {
       const status = this.unavailable(err);
       tap.fail('error', status.message);
       if (!tap.responded && (socket as { writable?: boolean }).writable) {
-        const body = JSON.stringify(status.status);
-        const rawHeaders = ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(body))];
+        const { rawHeaders, body } = statusResponse(status);
         tap.response(503, rawHeaders, { streamed: false });
-        tap.responseData(Buffer.from(body));
-        socket.write(`HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+        tap.responseData(body);
+        let head = 'HTTP/1.1 503 Service Unavailable\r\n';
+        for (let i = 0; i < rawHeaders.length; i += 2) head += `${rawHeaders[i]}: ${rawHeaders[i + 1]}\r\n`;
+        socket.write(`${head}Connection: close\r\n\r\n`);
+        socket.write(body);
       }
     });
   }
@@ -179,11 +182,10 @@ export class Passthrough {
       res.destroy();
       return;
     }
-    const body = JSON.stringify(status.status);
-    const headers = ['Cache-Control', 'no-cache, private', 'Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(body))];
-    tap.response(503, headers, { streamed: false });
-    tap.responseData(Buffer.from(body));
-    res.writeHead(503, headers);
+    const { rawHeaders, body } = statusResponse(status);
+    tap.response(503, rawHeaders, { streamed: false });
+    tap.responseData(body);
+    res.writeHead(503, rawHeaders);
     res.end(body);
     this.log.warn({ method: req.method, url: req.url, err: status.message }, 'upstream unavailable');
   }
