@@ -5,6 +5,7 @@
  * list page and each watch's initial events held are kept for the inference step.
  */
 import type { Db } from '../recording/open';
+import { observationRawSql } from '../recording/schema';
 import { KeyHistory, RecordedRevision } from './recorded-revision';
 import type { RecordingScopes } from './recording-scopes';
 import { newSeenResource, resourceId, type SeenResource } from './seen-resource';
@@ -176,8 +177,8 @@ function describeResources(db: Db, resources: Map<string, ResourceHistory>): voi
     .prepare(`SELECT kind FROM observations WHERE api_group = ? AND resource = ? AND api_version = ? AND form = 'object' AND kind IS NOT NULL AND kind != '' LIMIT 1`)
     .pluck();
   const unstructured = db
-    .prepare(`SELECT substr(raw, 1, 14) = CAST('{"apiVersion":' AS BLOB) FROM observations
-              WHERE api_group = ? AND resource = ? AND api_version = ? AND form = 'object' AND encoding = 'json' LIMIT 1`)
+    .prepare(`SELECT substr(${observationRawSql(db)}, 1, 14) = CAST('{"apiVersion":' AS BLOB) FROM observations o
+              WHERE o.api_group = ? AND o.resource = ? AND o.api_version = ? AND o.form = 'object' AND o.encoding = 'json' LIMIT 1`)
     .pluck();
   for (const { info } of resources.values()) {
     info.kind ??= (kind.get(info.group, info.resource, info.version) as string | undefined) ?? undefined;

@@ -1,4 +1,11 @@
 import type { Db } from '../recording/open';
+import { observationRawSql } from '../recording/schema';
+
+/** The object bytes: JSON as text, a protobuf object as bytes. */
+function rawValue(db: Db): string {
+  const raw = observationRawSql(db);
+  return `CASE WHEN o.encoding = 'protobuf' AND o.form = 'object' THEN ${raw} ELSE CAST(${raw} AS TEXT) END`;
+}
 
 /**
  * Reads recorded object bytes by observation id, so the store keeps in memory only what it
@@ -11,9 +18,9 @@ export class RawLoader {
   private static readonly BATCH = 500;
 
   constructor(private readonly db: Db) {
-    this.one = db.prepare(`SELECT CASE WHEN encoding = 'protobuf' AND form = 'object' THEN raw ELSE CAST(raw AS TEXT) END FROM observations WHERE id = ?`).pluck();
+    this.one = db.prepare(`SELECT ${rawValue(db)} FROM observations o WHERE o.id = ?`).pluck();
     this.batch = db
-      .prepare(`SELECT id, CASE WHEN encoding = 'protobuf' AND form = 'object' THEN raw ELSE CAST(raw AS TEXT) END FROM observations WHERE id IN (${Array(RawLoader.BATCH).fill('?').join(',')})`)
+      .prepare(`SELECT o.id, ${rawValue(db)} FROM observations o WHERE o.id IN (${Array(RawLoader.BATCH).fill('?').join(',')})`)
       .raw(true);
   }
 

@@ -58,8 +58,9 @@ function checkAndMigrate(db: Db, path: string, readonly: boolean): void {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
   }
-  if (version === SCHEMA_VERSION) return;
-  if (readonly) throw new RecordingFormatError(path, `recording schema ${version} needs migrating; open it writable once`);
+  // Readers understand every older schema as it is; a writer migrates it first.
+  if (version === SCHEMA_VERSION || (readonly && version > 0)) return;
+  if (readonly) throw new RecordingFormatError(path, 'not a kubetape recording (no schema)');
   db.transaction(() => {
     for (let v = version; v < SCHEMA_VERSION; v++) db.exec(migrations[v]!);
     db.pragma(`application_id = ${APPLICATION_ID}`);

@@ -7,15 +7,20 @@
  * Tables:
  * - `meta`          key/value facts about the session (tool version, upstream, started_at).
  * - `exchanges`     one row per HTTP exchange, with the whole body when it was not streamed.
- * - `frames`        streamed bodies: one row per frame (a watch event, or a raw chunk for other
- *                   streams) with its arrival offset from the exchange start.
+ * - `frames`        streamed bodies, with their arrival offsets from the exchange start: for a
+ *                   watch, one row per arrival holding the whole events completed by it (from
+ *                   schema 2; one event a row before), for other streams the raw chunks.
  * - `observations`  the object log serve mode rebuilds its store from: every object seen in a
- *                   list, watch event, get or write response (DESIGN.md, Reconstruction).
+ *                   list, watch event, get or write response (DESIGN.md, Reconstruction). A watch
+ *                   event's object is not copied: `raw` is NULL and `frame_offset`/`frame_length`
+ *                   locate it in its frame (`OBSERVATION_RAW_SQL` reads it either way).
  * - `lists`         one row per list response (a page): scope, request and response list meta.
  * - `watches`       one row per watch stream: scope, start RV, event count, RV range, how it ended.
  */
+import type { Db } from './open';
+
 export const APPLICATION_ID = 0x6b746170; // "ktap"
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 const v1 = `
 CREATE TABLE meta (
@@ -119,5 +124,35 @@ CREATE TABLE watches (
 );
 `;
 
+/**
+ * Version 2: a watch's frames hold every event completed by one arrival, and a watch
+ * observation points into its frame instead of repeating the object's bytes (half the bytes
+ * written per event); the events of one frame share its `seq`. Version 1 observations keep their `raw`.
+ */
+const v2 = `
+ALTER TABLE observations ADD COLUMN frame_offset INTEGER; -- raw NULL: the object is bytes
+ALTER TABLE observations ADD COLUMN frame_length INTEGER; -- [frame_offset, +frame_length) of frames (exchange_id, seq)
+`;
+
 /** migrations[i] takes a file from schema version i to i + 1. */
-export const migrations: readonly string[] = [v1];
+export const migrations: readonly string[] = [v1, v2];
+
+/**
+ * An observation's object bytes as SQL over `observations o` (a BLOB): its own `raw`, or the
+ * slice of the watch frame it was seen in.
+ */
+export const OBSERVATION_RAW_SQL = `coalesce(o.raw, (SELECT substr(f.data, o.frame_offset + 1, o.frame_length) FROM frames f
+  WHERE f.exchange_id = o.exchange_id AND f.seq = o.seq AND o.frame_offset IS NOT NULL))`;
+
+/** OBSERVATION_RAW_SQL for an open recording: files of schema 1 (read as they are) have only `raw`. */
+export function observationRawSql(db: Db): string {
+  return (db.pragma('user_version', { simple: true }) as number) >= 2 ? OBSERVATION_RAW_SQL : 'o.raw';
+}
+
+/**
+ * `observations_by_resource` is built when a recording session closes instead of being kept up
+ * on every insert (about a fifth of a watch event's cost in the writer). A file whose recorder
+ * was killed lacks it until a later session closes: reads by resource are slower, not different.
+ */
+export const DROP_RESOURCE_INDEX = 'DROP INDEX IF EXISTS observations_by_resource';
+export const CREATE_RESOURCE_INDEX = 'CREATE INDEX IF NOT EXISTS observations_by_resource ON observations (api_group, resource, id)';

@@ -19,6 +19,9 @@ export interface ObservationRow {
   rv: string | null;
   encoding: string | null;
   raw: Buffer | null;
+  /** A watch event's object, not copied: bytes [frameOffset, +frameLength) of frame `seq` (raw is null). */
+  frameOffset?: number;
+  frameLength?: number;
 }
 
 /** A `lists` row (schema.ts). */
@@ -110,7 +113,7 @@ export class RecordingStatements {
     this.exchangeEnd = db.prepare('UPDATE exchanges SET duration_ms = ?, outcome = ?, error = ?, decode_error = ? WHERE id = ?');
     this.frameStmt = db.prepare('INSERT INTO frames (exchange_id, seq, offset_ms, data) VALUES (?, ?, ?, ?)');
     this.observationStmt = db.prepare(`INSERT INTO observations (exchange_id, seq, at_ms, source, event, form, api_group, api_version,
-      resource, kind, namespace, name, uid, rv, encoding, raw) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+      resource, kind, namespace, name, uid, rv, encoding, raw, frame_offset, frame_length) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.listStmt = db.prepare(`INSERT INTO lists (exchange_id, at_ms, api_group, api_version, resource, kind, namespace, label_selector,
       field_selector, request_rv, request_rv_match, request_continue, request_limit, rv, continue, remaining, items, encoding, columns)
       VALUES (@exchangeId, @atMs, @apiGroup, @apiVersion, @resource, @kind, @namespace, @labelSelector, @fieldSelector, @requestRv,
@@ -138,10 +141,12 @@ export class RecordingStatements {
 
   observation(o: ObservationRow): void {
     const literal = this.observationWithLiterals(o);
-    if (literal) literal.run(o.exchangeId, o.seq, o.atMs, o.event, o.kind, o.namespace, o.name, o.uid, o.rv, o.raw);
+    const frameOffset = o.frameOffset ?? null;
+    const frameLength = o.frameLength ?? null;
+    if (literal) literal.run(o.exchangeId, o.seq, o.atMs, o.event, o.kind, o.namespace, o.name, o.uid, o.rv, o.raw, frameOffset, frameLength);
     else {
       this.observationStmt.run(o.exchangeId, o.seq, o.atMs, o.source, o.event, o.form, o.apiGroup, o.apiVersion, o.resource, o.kind,
-        o.namespace, o.name, o.uid, o.rv, o.encoding, o.raw);
+        o.namespace, o.name, o.uid, o.rv, o.encoding, o.raw, frameOffset, frameLength);
     }
     this.uncommitted++;
   }
@@ -159,8 +164,8 @@ export class RecordingStatements {
     if (stmt || this.literalStatements.size >= MAX_LITERAL_STATEMENTS || !constants.every((c) => PLAIN_NAME.test(c))) return stmt;
     const [source, form, group, version, resource, encoding] = constants.map((c) => `'${c}'`);
     stmt = this.db.prepare(`INSERT INTO observations (exchange_id, seq, at_ms, source, event, form, api_group, api_version, resource, kind,
-      namespace, name, uid, rv, encoding, raw) VALUES (?, ?, ?, ${source}, ?, ${form}, ${group}, ${version}, ${resource}, ?, ?, ?, ?, ?,
-      ${o.encoding === null ? 'NULL' : encoding}, ?)`);
+      namespace, name, uid, rv, encoding, raw, frame_offset, frame_length) VALUES (?, ?, ?, ${source}, ?, ${form}, ${group}, ${version},
+      ${resource}, ?, ?, ?, ?, ?, ${o.encoding === null ? 'NULL' : encoding}, ?, ?, ?)`);
     this.literalStatements.set(key, stmt);
     return stmt;
   }

@@ -12,9 +12,11 @@ import type { Outcome } from './writer-protocol';
 const MAX_GZIP_STREAM_BYTES = 64 << 20;
 
 /**
- * One streamed response on its way into the recording. A watch is cut into one frame per event
- * (so a protobuf watch replays frame-exact) and each event decoded into the object log; any other
- * stream (follow=true logs, a gzip-encoded watch) is kept as the chunks that arrived.
+ * One streamed response on its way into the recording. A watch is cut into events, each decoded
+ * into the object log; the events completed by one arrival are stored as one frame (whole events
+ * only, so replay can cut them again), and each event's observation points at its object inside
+ * that frame instead of copying it. Any other stream (follow=true logs, a gzip-encoded watch) is
+ * kept as the chunks that arrived.
  * Invariant: the frames' bytes, concatenated in seq order, are the body as received (Secret
  * values aside, when redacted).
  */
@@ -74,7 +76,7 @@ export class StreamRecorder {
       this.stmts.frame(this.ctx.head.id, this.seq++, at, data);
       return;
     }
-    for (const frame of frames) this.event(frame, at, this.seq++, true);
+    if (frames.length > 0) this.arrival(frames, at);
   }
 
   /** The stream ended: the incomplete tail becomes a last frame; returns the watch's end for `watches.ended`. */
@@ -100,10 +102,24 @@ export class StreamRecorder {
     this.stmts.updateWatch(this.ctx.head.id, this.events, this.firstRv, this.lastRv, this.ended);
   }
 
-  private event(frame: Buffer, at: number, seq: number, store: boolean): void {
+  /** The events completed by one arrival: one frame holding them all, an observation each. */
+  private arrival(frames: Buffer[], at: number): void {
+    const seq = this.seq++;
+    if (this.ctx.redact) frames = frames.map((frame) => this.redactFrame(frame));
+    let offset = 0;
+    for (const frame of frames) {
+      this.event(frame, at, seq, offset);
+      offset += frame.length;
+    }
+    this.stmts.frame(this.ctx.head.id, seq, at, frames.length === 1 ? frames[0]! : Buffer.concat(frames, offset));
+  }
+
+  /**
+   * Decodes one event into the object log. `frameOffset`: where the event starts in stored frame
+   * `seq`, so that the observation can point at its object there; null: the object is copied.
+   */
+  private event(frame: Buffer, at: number, seq: number, frameOffset: number | null): void {
     const { ctx } = this;
-    if (ctx.redact) frame = this.redactFrame(frame);
-    if (store) this.stmts.frame(ctx.head.id, seq, at, frame);
     let event;
     try {
       event = this.protobuf ? decodeProtobufWatchFrame(frame) : decodeJsonWatchFrame(frame);
@@ -125,10 +141,12 @@ export class StreamRecorder {
       this.lastRv = rv;
     }
     const { info, head } = ctx;
+    const within = frameOffset === null ? -1 : offsetWithin(frame, obj.raw);
     this.stmts.observation({
       exchangeId: head.id, seq, atMs: head.startedAt + at, source: 'watch', event: event.type, form: obj.form,
       apiGroup: info.apiGroup, apiVersion: info.apiVersion, resource: info.resource, kind: obj.kind || null,
-      namespace: obj.namespace, name: obj.name, uid: obj.uid || null, rv, encoding: obj.encoding, raw: obj.raw,
+      namespace: obj.namespace, name: obj.name, uid: obj.uid || null, rv, encoding: obj.encoding,
+      ...(within >= 0 ? { raw: null, frameOffset: frameOffset! + within, frameLength: obj.raw.length } : { raw: obj.raw }),
     });
   }
 
@@ -161,7 +179,7 @@ export class StreamRecorder {
     }
     const framer = this.protobuf ? new LengthPrefixFramer() : new JsonLineFramer();
     try {
-      framer.push(plain).forEach((frame, i) => this.event(frame, this.lastAt, i, false));
+      framer.push(plain).forEach((frame, i) => this.event(this.ctx.redact ? this.redactFrame(frame) : frame, this.lastAt, i, null));
     } catch (err) {
       this.noteError(`watch framing: ${(err as Error).message}`);
     }
@@ -177,4 +195,10 @@ export class StreamRecorder {
     this.errorCount++;
     this.firstError ??= message;
   }
+}
+
+/** Where `part` starts inside `whole` when it is a view of it (the decoder sliced it), else -1. */
+function offsetWithin(whole: Buffer, part: Buffer): number {
+  const start = part.byteOffset - whole.byteOffset;
+  return part.buffer === whole.buffer && start >= 0 && start + part.length <= whole.length ? start : -1;
 }

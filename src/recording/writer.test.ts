@@ -6,6 +6,7 @@ import { openRecording, type Db } from './open';
 import { RecordingWriter } from './writer';
 import type { ExchangeHead, Span, WriterMessage } from './writer-protocol';
 import { prepareRecording, PAGE_SIZE } from './writer-prepare';
+import { OBSERVATION_RAW_SQL } from './schema';
 
 let dir: string;
 let db: Db;
@@ -46,7 +47,7 @@ test('new recordings use PAGE_SIZE pages', () => {
   expect(db.pragma('page_size', { simple: true })).toBe(PAGE_SIZE);
 });
 
-test('a JSON watch cut at every byte: always one frame per event, decoded, offsets from the chunk that completed it', () => {
+test('a JSON watch cut at every byte: a frame per arrival holding the events it completed, each decoded and readable from its frame', () => {
   const events = [1, 2, 3].map((i) => `${JSON.stringify({ type: i === 3 ? 'DELETED' : 'ADDED', object: cm(`c${i}`, 10 + i) })}\n`);
   const body = Buffer.from(events.join(''));
   for (let cut = 1; cut < body.length; cut += 7) {
@@ -57,12 +58,17 @@ test('a JSON watch cut at every byte: always one frame per event, decoded, offse
       { k: 'chunk', id, at: 2, data: span(body.subarray(cut)) },
       { k: 'close', id, outcome: 'complete', durationMs: 3 },
     ]);
+    // Whole events only: the first arrival completes those that end within it, the second the rest.
+    const completedFirst = events.filter((_e, i) => events.slice(0, i + 1).join('').length <= cut);
     const frames = all('SELECT data, offset_ms FROM frames WHERE exchange_id = ? ORDER BY seq', id);
-    expect(frames.map((f) => f.data.toString())).toEqual(events);
-    expect(frames[0].offset_ms).toBe(cut >= events[0]!.length ? 1 : 2);
-    expect(all('SELECT event, name, rv FROM observations WHERE exchange_id = ? ORDER BY seq', id)).toEqual([
-      { event: 'ADDED', name: 'c1', rv: '11' }, { event: 'ADDED', name: 'c2', rv: '12' }, { event: 'DELETED', name: 'c3', rv: '13' },
+    expect(frames.map((f) => [f.offset_ms, f.data.toString()])).toEqual([
+      ...(completedFirst.length ? [[1, completedFirst.join('')]] : []),
+      [2, events.slice(completedFirst.length).join('')],
     ]);
+    const observed = all(`SELECT event, name, rv, raw, CAST(${OBSERVATION_RAW_SQL} AS TEXT) AS object FROM observations o WHERE exchange_id = ? ORDER BY id`, id);
+    expect(observed).toEqual([
+      { event: 'ADDED', name: 'c1', rv: '11' }, { event: 'ADDED', name: 'c2', rv: '12' }, { event: 'DELETED', name: 'c3', rv: '13' },
+    ].map((o) => ({ ...o, raw: null, object: JSON.stringify(cm(o.name, Number(o.rv))) })));
     expect(all('SELECT start_rv, events, first_rv, last_rv, ended FROM watches WHERE exchange_id = ?', id)).toEqual([
       { start_rv: '10', events: 3, first_rv: '11', last_rv: '13', ended: 'complete' },
     ]);

@@ -1,4 +1,5 @@
 import type { Db } from './open';
+import { CREATE_RESOURCE_INDEX, DROP_RESOURCE_INDEX } from './schema';
 import { exchangeContext, storedRequestBody, type ExchangeContext } from './writer-context';
 import { indexResponse, storedResponse } from './writer-index';
 import { emptyStats, type CloseMessage, type ExchangeHead, type OpenMessage, type Span, type WriterBatch, type WriterStats } from './writer-protocol';
@@ -26,6 +27,7 @@ export class RecordingWriter {
   private readonly counters: WriterStats = emptyStats();
 
   constructor(private readonly db: Db, private readonly options: WriterOptions) {
+    db.exec(DROP_RESOURCE_INDEX);
     this.stmts = new RecordingStatements(db);
   }
 
@@ -75,9 +77,10 @@ export class RecordingWriter {
     return true;
   }
 
-  /** Commits and closes the file. Exchanges still open stay `open` on disk. */
+  /** Commits, builds the resource index and closes the file. Exchanges still open stay `open` on disk. */
   close(): void {
     this.commit();
+    this.db.exec(CREATE_RESOURCE_INDEX);
     this.db.close();
   }
 

@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../recording/open';
+import { isGzip } from '../wire/gzip';
 
 /** How a recorded exchange ended (schema.ts `outcome`). */
 export type Outcome = 'open' | 'complete' | 'aborted' | 'reset' | 'error';
@@ -15,6 +16,8 @@ export interface RecordedResponse {
   /** The whole body as on the wire; null when streamed (see frames) or empty. */
   body: Buffer | null;
   streamed: boolean;
+  /** The frames are whole watch events in this encoding (recording.schema: a watch not gzip-encoded); null: raw chunks. */
+  watchEvents: 'json' | 'protobuf' | null;
   outcome: Outcome;
   durationMs: number | null;
 }
@@ -39,6 +42,7 @@ interface ResponseRow {
   response_headers: string | null;
   response_body: Buffer | null;
   streamed: number;
+  watch_encoding: string | null;
   outcome: Outcome;
   duration_ms: number | null;
 }
@@ -65,7 +69,8 @@ export class ExchangeStore {
 
   constructor(db: Db) {
     this.response = db.prepare(
-      'SELECT status, response_headers, response_body, streamed, outcome, duration_ms FROM exchanges WHERE id = ?',
+      `SELECT e.status, e.response_headers, e.response_body, e.streamed, w.encoding AS watch_encoding, e.outcome, e.duration_ms
+       FROM exchanges e LEFT JOIN watches w ON w.exchange_id = e.id WHERE e.id = ?`,
     );
     this.frames = db.prepare('SELECT seq, offset_ms, data FROM frames WHERE exchange_id = ? AND seq > ? ORDER BY seq LIMIT ?').raw() as any;
     this.request = db.prepare('SELECT method, url, request_headers, request_body FROM exchanges WHERE id = ?');
@@ -88,12 +93,15 @@ export class ExchangeStore {
   private read(id: number): RecordedResponse | undefined {
     const row = this.response.get(id);
     if (!row) return undefined;
+    const headers = parseHeaders(row.response_headers);
+    const gzip = headers.some(([name, value]) => name.toLowerCase() === 'content-encoding' && isGzip(value));
     return {
       id,
       status: row.status,
-      headers: parseHeaders(row.response_headers),
+      headers,
       body: row.response_body,
       streamed: row.streamed === 1,
+      watchEvents: row.streamed === 1 && !gzip && (row.watch_encoding === 'json' || row.watch_encoding === 'protobuf') ? row.watch_encoding : null,
       outcome: row.outcome,
       durationMs: row.duration_ms,
     };

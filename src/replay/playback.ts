@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { ExchangeStore, Outcome, RecordedResponse } from './exchange-store';
+import { splitFrames } from '../wire/watch-framer';
 import type { FrameContext, RequestContext, ReplayHooks } from './hooks';
 
 /** Headers that describe one connection, not the response: never replayed. Content-Length is recomputed. */
@@ -65,28 +66,33 @@ async function playStream(ctx: RequestContext, { recorded, store, speed, hooks }
     req: ctx.req, res, body: ctx.body, note: (fields) => ctx.note(fields),
     exchangeId: recorded.id, contentType, index: 0, elapsedMs: 0, data: EMPTY,
   };
+  // Hooks see a watch one event at a time; a recorded frame holds every event of one arrival.
+  const protobuf = recorded.watchEvents === 'protobuf';
+  const cut = hooks?.onFrame && recorded.watchEvents ? (data: Buffer) => splitFrames(data, protobuf) : (data: Buffer) => [data];
   for (;;) {
     const batch = store.framesAfter(recorded.id, after, FRAME_BATCH);
     for (const frame of batch) {
       await clock.until(frame.offsetMs);
       if (clock.closed) return;
       lastOffset = frame.offsetMs;
-      let decision;
-      if (hooks?.onFrame) {
-        frameCtx.index = index;
-        frameCtx.elapsedMs = clock.elapsed();
-        frameCtx.data = frame.data;
-        decision = await hooks.onFrame(frameCtx);
+      for (const piece of cut(frame.data)) {
+        let decision;
+        if (hooks?.onFrame) {
+          frameCtx.index = index;
+          frameCtx.elapsedMs = clock.elapsed();
+          frameCtx.data = piece;
+          decision = await hooks.onFrame(frameCtx);
+        }
+        if (decision?.delayMs) await clock.pause(decision.delayMs);
+        if (clock.closed) return;
+        const data = decision?.data === undefined ? piece : decision.data;
+        if (data && data.length > 0 && !res.write(data)) await clock.drained();
+        if (decision?.end) {
+          await finishAfterFlush(res, decision.end === 'reset' ? 'reset' : 'complete');
+          return;
+        }
+        index++;
       }
-      if (decision?.delayMs) await clock.pause(decision.delayMs);
-      if (clock.closed) return;
-      const data = decision?.data === undefined ? frame.data : decision.data;
-      if (data && data.length > 0 && !res.write(data)) await clock.drained();
-      if (decision?.end) {
-        await finishAfterFlush(res, decision.end === 'reset' ? 'reset' : 'complete');
-        return;
-      }
-      index++;
     }
     if (batch.length < FRAME_BATCH) break;
     after = batch[batch.length - 1]!.seq;

@@ -4,7 +4,7 @@
  */
 import type { Status } from '../k8s/status';
 import type { DecodedBody, DecodedList, DecodedObject, DecodedWatchEvent } from './decoded-types';
-import { Span, arrayElements, goJson, objectMembers, skipWs } from './json-spans';
+import { Span, arrayElements, goJson, objectMembers, pickMembers, skipWs, stringAt } from './json-spans';
 import { WireError } from './wire-error';
 
 type Json = Record<string, unknown>;
@@ -163,6 +163,54 @@ function prependTypeMeta(buf: Buffer, span: Span, kind: string, apiVersion: stri
 
 /** One JSON watch frame (`{"type":…,"object":…}\n`). */
 export function decodeJsonWatchFrame(frame: Buffer): DecodedWatchEvent {
+  return scanJsonWatchFrame(frame) ?? parseJsonWatchFrame(frame);
+}
+
+const EVENT_PREFIX = Buffer.from('{"type":"');
+const OBJECT_MEMBER = Buffer.from('","object":');
+
+/**
+ * The watch frame as the apiserver writes it, `{"type":"T","object":{…}}\n`, read without parsing
+ * the object: its members are located by structure (brackets, strings) and only kind, apiVersion
+ * and the identifying metadata are decoded; a value deeper in the object that is not valid JSON
+ * goes unnoticed. Null for any other layout, a Status or a Table: those take the full parse.
+ */
+function scanJsonWatchFrame(frame: Buffer): DecodedWatchEvent | null {
+  if (!bytesAt(frame, 0, EVENT_PREFIX)) return null;
+  const typeEnd = frame.indexOf(0x22, EVENT_PREFIX.length);
+  if (typeEnd < 0 || !bytesAt(frame, typeEnd, OBJECT_MEMBER)) return null;
+  const type = frame.toString('latin1', EVENT_PREFIX.length, typeEnd);
+  if (!/^[A-Z]+$/.test(type)) return null;
+  let last = frame.length - 1;
+  while (last >= 0 && (frame[last] === 0x0a || frame[last] === 0x0d || frame[last] === 0x20 || frame[last] === 0x09)) last--;
+  const start = typeEnd + OBJECT_MEMBER.length;
+  if (frame[last] !== 0x7d || frame[start] !== 0x7b) return null;
+  let object: Array<Span | undefined>;
+  let meta: Array<Span | undefined> = [];
+  try {
+    const picked = pickMembers(frame, start, last, OBJECT_KEYS);
+    if (picked.end !== last) return null;
+    object = picked.spans;
+    const metadata = object[2];
+    if (metadata && frame[metadata.start] === 0x7b) meta = pickMembers(frame, metadata.start, metadata.end, METADATA_KEYS).spans;
+  } catch {
+    return null; // the full parse names what is wrong
+  }
+  const kind = stringAt(frame, object[0]) ?? '';
+  if (kind === 'Status' || kind === 'Table') return null;
+  const [name, namespace, uid, resourceVersion] = meta.map((span) => stringAt(frame, span));
+  return { type, object: jsonObject(stringAt(frame, object[1]) ?? '', kind, { name, namespace, uid, resourceVersion }, frame.subarray(start, last)) };
+}
+
+const OBJECT_KEYS = ['kind', 'apiVersion', 'metadata'].map((key) => Buffer.from(key));
+const METADATA_KEYS = ['name', 'namespace', 'uid', 'resourceVersion'].map((key) => Buffer.from(key));
+
+function bytesAt(buf: Buffer, at: number, expected: Buffer): boolean {
+  return at + expected.length <= buf.length && buf.compare(expected, 0, expected.length, at, at + expected.length) === 0;
+}
+
+/** Any JSON watch frame, parsed whole. */
+function parseJsonWatchFrame(frame: Buffer): DecodedWatchEvent {
   const text = frame.toString('utf8');
   if (!text.trim()) throw new WireError('empty JSON watch frame');
   const event = parse(text, 'watch event');

@@ -291,3 +291,36 @@ describe('decodeWatchFrame', () => {
     expect(() => decodeWatchFrame(JSON_TYPE, Buffer.from(frame))).toThrow(WireError);
   });
 });
+
+describe('JSON watch frames: the fast path reads what a full parse reads', () => {
+  const frame = (text: string) => Buffer.from(`${text}\n`);
+  const fields = (text: string) => {
+    const event = decodeWatchFrame(JSON_TYPE, frame(text));
+    const o = event.object!;
+    return { type: event.type, kind: o.kind, apiVersion: o.apiVersion, name: o.name, namespace: o.namespace, uid: o.uid, rv: o.resourceVersion, form: o.form, raw: o.raw.toString() };
+  };
+  const object = '{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"ä-1","namespace":"ns","uid":"u","resourceVersion":"7","labels":{"name":"not-this"}},"data":{"name":"nor this","x":"}\\"{"}}';
+
+  it.each([
+    ['the apiserver layout', `{"type":"MODIFIED","object":${object}}`, object],
+    ['whitespace inside (the full parse)', `{"type": "MODIFIED", "object": ${object}}`, object],
+    ['an escaped key and value', '{"type":"ADDED","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"na\\u006de":"a\\"b","resourceVersion":"8"}}}',
+      '{"kind":"ConfigMap","apiVersion":"v1","metadata":{"na\\u006de":"a\\"b","resourceVersion":"8"}}'],
+  ])('%s', (_what, text, raw) => {
+    const parsed = JSON.parse(text).object;
+    expect(fields(text)).toEqual({
+      type: JSON.parse(text).type, kind: 'ConfigMap', apiVersion: 'v1', name: parsed.metadata.name, namespace: parsed.metadata.namespace ?? '',
+      uid: parsed.metadata.uid ?? '', rv: parsed.metadata.resourceVersion, form: 'object', raw,
+    });
+  });
+
+  it('PartialObjectMetadata is the metadata form; no metadata gives empty names', () => {
+    expect(fields('{"type":"ADDED","object":{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"p"}}}')).toMatchObject({ form: 'metadata', name: 'p' });
+    expect(fields('{"type":"ADDED","object":{"kind":"ConfigMap","apiVersion":"v1"}}')).toMatchObject({ name: '', rv: '' });
+  });
+
+  it('a member after the object, or broken structure inside it, takes the full parse (and its error)', () => {
+    expect(fields(`{"type":"ADDED","object":${object},"extra":1}`).raw).toBe(JSON.stringify(JSON.parse(object)));
+    expect(() => decodeWatchFrame(JSON_TYPE, frame('{"type":"ADDED","object":{"kind":"ConfigMap","metadata":{"name":"x"}')) ).toThrow(WireError);
+  });
+});

@@ -76,6 +76,61 @@ function decodeKey(buf: Buffer, start: number, end: number): string {
   return inner.includes('\\') ? (JSON.parse(buf.toString('utf8', start, end)) as string) : inner;
 }
 
+/**
+ * The spans of the named members of the object at `pos` (`names` as UTF-8 bytes; undefined where
+ * absent, the last duplicate wins) and the end of the object. Keys are compared as bytes, so the
+ * members passed over cost no strings: the watch-event fast path reads five of an object's keys.
+ */
+export function pickMembers(buf: Buffer, pos: number, end: number, names: readonly Buffer[]): { spans: Array<Span | undefined>; end: number } {
+  const spans: Array<Span | undefined> = names.map(() => undefined);
+  let p = skipWs(buf, pos, end);
+  if (buf[p] !== LBRACE) throw new WireError(`JSON object expected at byte ${p}`);
+  p = skipWs(buf, p + 1, end);
+  if (buf[p] === RBRACE) return { spans, end: p + 1 };
+  for (;;) {
+    if (buf[p] !== QUOTE) throw new WireError(`JSON object key expected at byte ${p}`);
+    const keyEnd = skipString(buf, p, end);
+    const index = nameIndex(buf, p, keyEnd, names);
+    p = skipWs(buf, keyEnd, end);
+    if (buf[p] !== COLON) throw new WireError(`':' expected after a key at byte ${p}`);
+    const start = skipWs(buf, p + 1, end);
+    const valueEnd = skipValue(buf, start, end);
+    if (index >= 0) spans[index] = { start, end: valueEnd };
+    p = skipWs(buf, valueEnd, end);
+    if (buf[p] === COMMA) p = skipWs(buf, p + 1, end);
+    else if (buf[p] === RBRACE) return { spans, end: p + 1 };
+    else throw new WireError(`',' or '}' expected at byte ${p}`);
+  }
+}
+
+/** Which of `names` the quoted key at [start, end) is, or -1. */
+function nameIndex(buf: Buffer, start: number, end: number, names: readonly Buffer[]): number {
+  const length = end - start - 2;
+  let key: Buffer | null = null; // the key, decoded, when it is written with escapes
+  for (let i = start + 1; i < end - 1; i++) {
+    if (buf[i] === BACKSLASH) {
+      key = Buffer.from(decodeKey(buf, start, end));
+      break;
+    }
+  }
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    if (key ? key.equals(name) : name.length === length && sameBytes(buf, start + 1, name)) return i;
+  }
+  return -1;
+}
+
+/** Whether `buf` holds `bytes` at `at` (a byte loop: Buffer#compare costs more for short keys). */
+function sameBytes(buf: Buffer, at: number, bytes: Buffer): boolean {
+  for (let i = 0; i < bytes.length; i++) if (buf[at + i] !== bytes[i]) return false;
+  return true;
+}
+
+/** The string a span holds when it is a JSON string, else undefined. */
+export function stringAt(buf: Buffer, span: Span | undefined): string | undefined {
+  return span && buf[span.start] === QUOTE ? decodeKey(buf, span.start, span.end) : undefined;
+}
+
 /** Members of the object at `pos` (first non-whitespace byte must be '{'): key → value span. Last duplicate wins. */
 export function objectMembers(buf: Buffer, pos: number, end: number): { members: Map<string, Span>; end: number } {
   const members = new Map<string, Span>();

@@ -153,3 +153,20 @@ export class LengthPrefixFramer implements WatchFramer {
 export function framerFor(contentType: string | undefined, options: FramerOptions = {}): WatchFramer {
   return isProtobuf(contentType) ? new LengthPrefixFramer(options) : new JsonLineFramer(options);
 }
+
+/**
+ * The frames in bytes that begin at a frame boundary (a recorded watch frame: every event of one
+ * arrival), in order; bytes after the last whole frame come last, as they are. Never throws: what
+ * does not frame is returned whole.
+ */
+export function splitFrames(data: Buffer, protobuf: boolean): Buffer[] {
+  const framer = protobuf ? new LengthPrefixFramer() : new JsonLineFramer();
+  try {
+    const frames = framer.push(data);
+    const rest = framer.rest();
+    if (rest.length > 0) frames.push(rest);
+    return frames;
+  } catch {
+    return [data];
+  }
+}

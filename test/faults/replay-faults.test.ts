@@ -2,14 +2,17 @@
  * Faults in replay mode, with real clients: a session recorded through `kubetape record` from
  * the fake apiserver, replayed with fault rules.
  */
+import Database from 'better-sqlite3';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { parse } from 'yaml';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { record } from '../../src/proxy';
 import { replay, type ReplayServer } from '../../src/replay';
 import { startFakeApiserver } from '../support/fake-apiserver';
-import { eventually, kubectl, sleep, startInformer, type KubectlResult } from './clients';
+import { eventually, kubectl, rawGet, sleep, startInformer, type KubectlResult } from './clients';
 import { CONTINUE_EXPIRED_MESSAGE } from '../../src/k8s/status';
 
 let dir: string;
@@ -106,5 +109,61 @@ describe('replay with faults', () => {
       (err: Error & { cause?: { code?: string } }) => err.cause?.code,
     );
     expect(res).toBe('ECONNRESET');
+  });
+});
+
+/**
+ * A watch whose events arrive together is recorded as one frame holding them all (schema 2):
+ * replay still plays it byte for byte, and stream faults still count single events.
+ */
+describe('replay of a watch recorded as grouped frames', () => {
+  const events = [1, 2, 3, 4, 5].map((i) => `${JSON.stringify({
+    type: 'ADDED',
+    object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: `g-${i}`, namespace: 'default', uid: `u-${i}`, resourceVersion: String(100 + i) }, data: { i: String(i) } },
+  })}\n`);
+  let grouped: string;
+  let server: ReplayServer;
+
+  beforeAll(async () => {
+    grouped = join(dir, 'grouped.db');
+    // An upstream that writes the five events of its watch in one write, then ends the stream.
+    const upstream = http.createServer((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(events.join(''));
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const rec = await record({ db: grouped, upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, listen: '127.0.0.1:0' });
+    try {
+      const live = await rawGet(rec.url, '/api/v1/namespaces/default/configmaps?watch=1');
+      expect(live.body.toString()).toBe(events.join(''));
+    } finally {
+      await rec.close();
+      upstream.close();
+    }
+    server = await replay({ db: grouped, listen: '127.0.0.1:0', speed: 0 });
+  });
+  afterAll(() => server?.close());
+  afterEach(() => server.faults.clear());
+
+  it('is stored as fewer frames than events', () => {
+    const file = new Database(grouped, { readonly: true });
+    try {
+      expect((file.prepare('SELECT count(*) AS n FROM frames').get() as { n: number }).n).toBeLessThan(events.length);
+      expect((file.prepare('SELECT events FROM watches').get() as { events: number }).events).toBe(events.length);
+    } finally {
+      file.close();
+    }
+  });
+
+  it('replays byte for byte without faults', async () => {
+    expect((await rawGet(server.url, '/api/v1/namespaces/default/configmaps?watch=1')).body.toString()).toBe(events.join(''));
+  });
+
+  it('watch-gone after 2 events: the client gets exactly the first two events, then ERROR 410', async () => {
+    server.faults.add({ name: 'gone', match: { verb: 'watch' }, action: { type: 'watch-gone', afterEvents: 2 } });
+    const lines = (await rawGet(server.url, '/api/v1/namespaces/default/configmaps?watch=1')).body.toString().split('\n').filter(Boolean);
+    expect(lines.slice(0, 2)).toEqual(events.slice(0, 2).map((e) => e.trimEnd()));
+    expect(lines).toHaveLength(3);
+    expect(JSON.parse(lines[2]!)).toMatchObject({ type: 'ERROR', object: { kind: 'Status', code: 410 } });
   });
 });

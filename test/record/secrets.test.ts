@@ -8,6 +8,7 @@ import { startFakeApiserver, type FakeApiserver } from '../support/fake-apiserve
 import { httpRequest } from '../support/http-client';
 import { record, type RecordServer } from '../../src/proxy';
 import { REDACTED, REDACTED_BASE64 } from '../../src/recording/redact-secrets';
+import { OBSERVATION_RAW_SQL } from '../../src/recording/schema';
 import { decodeBody } from '../../src/wire/decode';
 import { eventually, kubectl, rows, tempDir } from './support';
 
@@ -87,12 +88,14 @@ test('by default: clients see the values; the file holds only "[redacted]" in ev
   expect(s2.data.token).toBe(REDACTED_BASE64);
   expect(s2.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']).toBe(REDACTED);
 
-  const observed = rows<any>(s.db, "SELECT source, raw, encoding FROM observations WHERE resource = 'secrets' AND encoding = 'json'");
+  const observed = rows<any>(s.db, `SELECT source, ${OBSERVATION_RAW_SQL} AS raw, encoding FROM observations o WHERE resource = 'secrets' AND encoding = 'json'`);
   expect(observed.length).toBeGreaterThan(3);
+  expect(observed.map((o) => o.source)).toContain('watch'); // read from its frame
   for (const o of observed) expect(Object.values(JSON.parse(o.raw.toString()).data ?? {})).toEqual(expect.arrayContaining([REDACTED_BASE64]));
   const frames = rows<any>(s.db, "SELECT f.data FROM frames f JOIN exchanges e ON e.id = f.exchange_id WHERE e.resource = 'secrets'");
-  expect(frames.length).toBeGreaterThanOrEqual(2);
-  for (const f of frames) expect(Object.values(JSON.parse(f.data.toString()).object.data)).toEqual(expect.arrayContaining([REDACTED_BASE64]));
+  const events = frames.flatMap((f) => f.data.toString().split('\n').filter(Boolean));
+  expect(events.length).toBeGreaterThanOrEqual(2);
+  for (const e of events) expect(Object.values(JSON.parse(e).object.data)).toEqual(expect.arrayContaining([REDACTED_BASE64]));
 });
 
 test('keepSecrets: the file keeps the values as sent', async () => {

@@ -8,10 +8,17 @@ import { get } from './http';
  * Tables and JSON, and a client-go-style protobuf list and watch of the same objects. A state
  * recorded both ways is served in both encodings.
  */
-describe('serve: the example recording', () => {
+const EXAMPLE = join(__dirname, '..', '..', 'recordings', 'examples', 'configmaps.db');
+/** The same session as recorded by kubetape 0.1 (schema 1: one frame per watch event, every observation with its bytes). */
+const SCHEMA_1 = join(__dirname, '..', 'fixtures', 'configmaps-schema1.db');
+
+describe.each([
+  ['the example recording', EXAMPLE],
+  ['the example recording in schema 1, read as it is', SCHEMA_1],
+])('serve: %s', (_name, db) => {
   let api: ServeServer;
   beforeAll(async () => {
-    api = await serve({ db: join(__dirname, '..', '..', 'recordings', 'examples', 'configmaps.db') });
+    api = await serve({ db });
   });
   afterAll(() => api.close());
 
@@ -36,7 +43,7 @@ describe('serve: the example recording', () => {
 describe('serve: YAML', () => {
   let api: ServeServer;
   beforeAll(async () => {
-    api = await serve({ db: join(__dirname, '..', '..', 'recordings', 'examples', 'configmaps.db') });
+    api = await serve({ db: EXAMPLE });
   });
   afterAll(() => api.close());
 
