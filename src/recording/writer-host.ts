@@ -1,4 +1,6 @@
+import type { Worker } from 'node:worker_threads';
 import { openRecording } from './open';
+import { spawnRecordingWorker } from './writer-spawn';
 import { RecordingWriter } from './writer';
 import type { WriterCommand, WriterReply } from './writer-protocol';
 
@@ -10,6 +12,31 @@ export interface WriterInit {
 /** A transaction is committed this long after its first write, or as soon as it holds COMMIT_ROWS rows. */
 export const COMMIT_MS = 50;
 const COMMIT_ROWS = 20000;
+/** The writer checkpoints by itself only when the WAL holds this many pages (64 MiB at 16 KiB). */
+const BACKSTOP_CHECKPOINT_PAGES = 4096;
+/** How long closing waits for the checkpointer to let go of the file. */
+const CHECKPOINTER_STOP_MS = 5000;
+
+/** The checkpointer thread (writer-checkpointer.ts). */
+class Checkpointer {
+  private readonly stopped = new Int32Array(new SharedArrayBuffer(4));
+  private readonly worker: Worker;
+  private done = false;
+
+  constructor(db: string) {
+    this.worker = spawnRecordingWorker('writer-checkpointer', { db, stopped: this.stopped });
+    this.worker.unref();
+    this.worker.on('error', () => Atomics.store(this.stopped, 0, 1)); // checkpoints are then left to the writer
+  }
+
+  /** Stops it and waits (synchronously, briefly) until its connection is closed, so that closing the writer's is the last. */
+  stop(): void {
+    if (this.done) return;
+    this.done = true;
+    this.worker.postMessage('stop');
+    Atomics.wait(this.stopped, 0, 0, CHECKPOINTER_STOP_MS);
+  }
+}
 
 /**
  * Drives a RecordingWriter from commands, on whichever thread it runs: applies batches, commits
@@ -21,8 +48,14 @@ export class WriterHost {
   private timer: NodeJS.Timeout | undefined;
   private dead = false;
 
+  private readonly checkpointer: Checkpointer | null;
+
   constructor(init: WriterInit, private readonly reply: (reply: WriterReply) => void) {
-    this.writer = new RecordingWriter(openRecording(init.db, { create: true }), { keepSecrets: init.keepSecrets });
+    const db = openRecording(init.db, { create: true });
+    this.checkpointer = init.db === ':memory:' ? null : new Checkpointer(init.db);
+    // The checkpointer thread copies the WAL into the file; the writer does it only as a backstop.
+    if (this.checkpointer) db.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
+    this.writer = new RecordingWriter(db, { keepSecrets: init.keepSecrets });
   }
 
   /** Commits and closes the file (its last connection: final checkpoint, WAL removed). */
@@ -31,6 +64,7 @@ export class WriterHost {
     this.dead = true;
     this.clearTimer();
     try {
+      this.checkpointer?.stop();
       this.writer.close();
     } catch (err) {
       this.reply({ k: 'fatal', message: (err as Error)?.message ?? String(err) });
@@ -82,6 +116,7 @@ export class WriterHost {
   private die(err: unknown): void {
     this.dead = true;
     this.clearTimer();
+    this.checkpointer?.stop();
     this.reply({ k: 'fatal', message: (err as Error)?.message ?? String(err) });
     try {
       this.writer.close();
