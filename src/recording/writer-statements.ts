@@ -103,6 +103,7 @@ export class RecordingStatements {
   private readonly watchUpdate: Statement;
 
   private readonly literalStatements = new Map<string, Statement>();
+  private lastLiteral: { row: Pick<ObservationRow, 'source' | 'form' | 'apiGroup' | 'apiVersion' | 'resource' | 'encoding'>; stmt: Statement } | undefined;
 
   constructor(private readonly db: Db) {
     this.exchange = db.prepare(`INSERT INTO exchanges (id, started_at, method, url, verb, api_group, api_version, resource, subresource,
@@ -158,6 +159,16 @@ export class RecordingStatements {
    * MAX_LITERAL_STATEMENTS shapes, then the general statement.
    */
   private observationWithLiterals(o: ObservationRow): Statement | undefined {
+    const last = this.lastLiteral;
+    if (last && last.row.source === o.source && last.row.form === o.form && last.row.apiGroup === o.apiGroup && last.row.apiVersion === o.apiVersion
+      && last.row.resource === o.resource && last.row.encoding === o.encoding) return last.stmt; // the same stream or list as the last row
+    const stmt = this.literalStatementFor(o);
+    const { source, form, apiGroup, apiVersion, resource, encoding } = o; // not the row: it holds the batch's bytes
+    this.lastLiteral = stmt ? { row: { source, form, apiGroup, apiVersion, resource, encoding }, stmt } : undefined;
+    return stmt;
+  }
+
+  private literalStatementFor(o: ObservationRow): Statement | undefined {
     const constants = [o.source, o.form, o.apiGroup, o.apiVersion, o.resource, o.encoding ?? ''];
     const key = constants.join('|');
     let stmt = this.literalStatements.get(key);

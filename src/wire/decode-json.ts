@@ -4,7 +4,7 @@
  */
 import type { Status } from '../k8s/status';
 import type { DecodedBody, DecodedList, DecodedObject, DecodedWatchEvent } from './decoded-types';
-import { Span, arrayElements, goJson, objectMembers, pickMembers, skipWs, stringAt } from './json-spans';
+import { NestedPick, Span, arrayElements, goJson, objectMembers, pickMembers, sameBytes, skipWs, stringAt } from './json-spans';
 import { WireError } from './wire-error';
 
 type Json = Record<string, unknown>;
@@ -186,16 +186,15 @@ function scanJsonWatchFrame(frame: Buffer): DecodedWatchEvent | null {
   const start = typeEnd + OBJECT_MEMBER.length;
   if (frame[last] !== 0x7d || frame[start] !== 0x7b) return null;
   let object: Array<Span | undefined>;
-  let meta: Array<Span | undefined> = [];
+  const metadata: NestedPick = { at: 2, names: METADATA_KEYS };
   try {
-    const picked = pickMembers(frame, start, last, OBJECT_KEYS);
+    const picked = pickMembers(frame, start, last, OBJECT_KEYS, metadata);
     if (picked.end !== last) return null;
     object = picked.spans;
-    const metadata = object[2];
-    if (metadata && frame[metadata.start] === 0x7b) meta = pickMembers(frame, metadata.start, metadata.end, METADATA_KEYS).spans;
   } catch {
     return null; // the full parse names what is wrong
   }
+  const meta = metadata.spans ?? [];
   const kind = stringAt(frame, object[0]) ?? '';
   if (kind === 'Status' || kind === 'Table') return null;
   const [name, namespace, uid, resourceVersion] = meta.map((span) => stringAt(frame, span));
@@ -206,7 +205,7 @@ const OBJECT_KEYS = ['kind', 'apiVersion', 'metadata'].map((key) => Buffer.from(
 const METADATA_KEYS = ['name', 'namespace', 'uid', 'resourceVersion'].map((key) => Buffer.from(key));
 
 function bytesAt(buf: Buffer, at: number, expected: Buffer): boolean {
-  return at + expected.length <= buf.length && buf.compare(expected, 0, expected.length, at, at + expected.length) === 0;
+  return at + expected.length <= buf.length && sameBytes(buf, at, expected);
 }
 
 /** Any JSON watch frame, parsed whole. */

@@ -81,7 +81,7 @@ function decodeKey(buf: Buffer, start: number, end: number): string {
  * absent, the last duplicate wins) and the end of the object. Keys are compared as bytes, so the
  * members passed over cost no strings: the watch-event fast path reads five of an object's keys.
  */
-export function pickMembers(buf: Buffer, pos: number, end: number, names: readonly Buffer[]): { spans: Array<Span | undefined>; end: number } {
+export function pickMembers(buf: Buffer, pos: number, end: number, names: readonly Buffer[], nested?: NestedPick): { spans: Array<Span | undefined>; end: number } {
   const spans: Array<Span | undefined> = names.map(() => undefined);
   let p = skipWs(buf, pos, end);
   if (buf[p] !== LBRACE) throw new WireError(`JSON object expected at byte ${p}`);
@@ -94,13 +94,27 @@ export function pickMembers(buf: Buffer, pos: number, end: number, names: readon
     p = skipWs(buf, keyEnd, end);
     if (buf[p] !== COLON) throw new WireError(`':' expected after a key at byte ${p}`);
     const start = skipWs(buf, p + 1, end);
-    const valueEnd = skipValue(buf, start, end);
+    let valueEnd: number;
+    if (nested && index === nested.at && buf[start] === LBRACE) {
+      const inner = pickMembers(buf, start, end, nested.names);
+      nested.spans = inner.spans;
+      valueEnd = inner.end;
+    } else {
+      valueEnd = skipValue(buf, start, end);
+    }
     if (index >= 0) spans[index] = { start, end: valueEnd };
     p = skipWs(buf, valueEnd, end);
     if (buf[p] === COMMA) p = skipWs(buf, p + 1, end);
     else if (buf[p] === RBRACE) return { spans, end: p + 1 };
     else throw new WireError(`',' or '}' expected at byte ${p}`);
   }
+}
+
+/** Members of one member object picked in the same pass (`spans` is filled in when that member is an object). */
+export interface NestedPick {
+  at: number;
+  names: readonly Buffer[];
+  spans?: Array<Span | undefined>;
 }
 
 /** Which of `names` the quoted key at [start, end) is, or -1. */
@@ -121,7 +135,7 @@ function nameIndex(buf: Buffer, start: number, end: number, names: readonly Buff
 }
 
 /** Whether `buf` holds `bytes` at `at` (a byte loop: Buffer#compare costs more for short keys). */
-function sameBytes(buf: Buffer, at: number, bytes: Buffer): boolean {
+export function sameBytes(buf: Buffer, at: number, bytes: Buffer): boolean {
   for (let i = 0; i < bytes.length; i++) if (buf[at + i] !== bytes[i]) return false;
   return true;
 }
