@@ -1,27 +1,32 @@
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../recording/open';
-import { observationRawSql } from '../recording/schema';
 
-/** The object bytes: JSON as text, a protobuf object as bytes. */
-function rawValue(db: Db): string {
-  const raw = observationRawSql(db);
-  return `CASE WHEN o.encoding = 'protobuf' AND o.form = 'object' THEN ${raw} ELSE CAST(${raw} AS TEXT) END`;
-}
+/** An observation's bytes as stored: its own `raw`, or where they lie in its watch frame. */
+type RawRow = [id: number, raw: string | Buffer | null, text: number, exchangeId: number, seq: number, offset: number | null, length: number | null];
 
 /**
  * Reads recorded object bytes by observation id, so the store keeps in memory only what it
  * serves: rebuilding reads metadata for every observation but the bytes only of the states
  * clients ask for (the current state is preloaded in batches; history is read on demand).
+ * A watch event's object is a slice of its frame (schema 2): each frame is read once for all
+ * the events in it, and sliced here rather than in SQL, which would read the frame per event.
  */
 export class RawLoader {
-  private readonly one;
-  private readonly batch;
+  private readonly one: Statement;
+  private readonly batch: Statement;
+  private readonly frame: Statement;
+  private lastFrame: { exchangeId: number; seq: number; data: Buffer } | undefined;
   private static readonly BATCH = 500;
 
   constructor(private readonly db: Db) {
-    this.one = db.prepare(`SELECT ${rawValue(db)} FROM observations o WHERE o.id = ?`).pluck();
-    this.batch = db
-      .prepare(`SELECT o.id, ${rawValue(db)} FROM observations o WHERE o.id IN (${Array(RawLoader.BATCH).fill('?').join(',')})`)
-      .raw(true);
+    const framed = (db.pragma('user_version', { simple: true }) as number) >= 2;
+    // JSON comes back as text, a protobuf object as bytes.
+    const columns = `o.id, CASE WHEN o.encoding = 'protobuf' AND o.form = 'object' THEN o.raw ELSE CAST(o.raw AS TEXT) END,
+      NOT (o.encoding = 'protobuf' AND o.form = 'object'), o.exchange_id, o.seq,
+      ${framed ? 'o.frame_offset, o.frame_length' : 'NULL, NULL'}`;
+    this.one = db.prepare(`SELECT ${columns} FROM observations o WHERE o.id = ?`).raw(true);
+    this.batch = db.prepare(`SELECT ${columns} FROM observations o WHERE o.id IN (${Array(RawLoader.BATCH).fill('?').join(',')}) ORDER BY o.id`).raw(true);
+    this.frame = db.prepare('SELECT data FROM frames WHERE exchange_id = ? AND seq = ?').pluck();
   }
 
   get open(): boolean {
@@ -31,7 +36,8 @@ export class RawLoader {
   /** The observation's bytes: JSON text, or a protobuf envelope. */
   load(id: number): string | Buffer | undefined {
     if (!this.db.open) throw new Error('the recording is closed: cannot read object history any more');
-    return (this.one.get(id) as string | Buffer | null) ?? undefined;
+    const row = this.one.get(id) as RawRow | undefined;
+    return row ? (this.bytesOf(row) ?? undefined) : undefined;
   }
 
   /** Reads many observations at once; `into(id, raw)` receives each. */
@@ -39,7 +45,23 @@ export class RawLoader {
     for (let i = 0; i < ids.length; i += RawLoader.BATCH) {
       const chunk = ids.slice(i, i + RawLoader.BATCH);
       while (chunk.length < RawLoader.BATCH) chunk.push(0);
-      for (const [id, raw] of this.batch.all(...chunk) as Array<[number, string | Buffer | null]>) if (raw !== null) into(id, raw);
+      for (const row of this.batch.all(...chunk) as RawRow[]) {
+        const raw = this.bytesOf(row);
+        if (raw !== null) into(row[0], raw);
+      }
     }
+    this.lastFrame = undefined;
+  }
+
+  private bytesOf([, raw, text, exchangeId, seq, offset, length]: RawRow): string | Buffer | null {
+    if (raw !== null || offset === null || length === null) return raw;
+    let frame = this.lastFrame;
+    if (!frame || frame.exchangeId !== exchangeId || frame.seq !== seq) {
+      const data = this.frame.get(exchangeId, seq) as Buffer | undefined;
+      if (!data) return null;
+      this.lastFrame = frame = { exchangeId, seq, data };
+    }
+    const bytes = frame.data.subarray(offset, offset + length);
+    return text ? bytes.toString('utf8') : Buffer.from(bytes); // a copy: the frame is not kept alive by one object
   }
 }

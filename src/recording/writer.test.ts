@@ -7,6 +7,9 @@ import { RecordingWriter } from './writer';
 import type { ExchangeHead, Span, WriterMessage } from './writer-protocol';
 import { prepareRecording, PAGE_SIZE } from './writer-prepare';
 import { OBSERVATION_RAW_SQL } from './schema';
+import { RawLoader } from '../reconstruct/raw-loader';
+import { encodeEnvelope, encodeWatchEvent, lengthPrefix } from '../wire/protobuf';
+import { ProtoWriter } from '../wire/protobuf-fields';
 
 let dir: string;
 let db: Db;
@@ -126,4 +129,27 @@ test('writes: a delete answered with the object is DELETED unless finalizers hol
   ]);
   expect(all('SELECT count(*) AS n FROM lists')[0].n).toBe(0);
   expect(all('SELECT id, verb, outcome FROM exchanges ORDER BY id').map((e) => e.verb)).toEqual(['delete', 'delete', 'delete', 'deletecollection', 'create', 'get']);
+});
+
+test('RawLoader reads each watch event of a shared frame, JSON as text and protobuf as bytes, in a batch and one at a time', () => {
+  const objects = [1, 2, 3].map((i) => cm(`c${i}`, 10 + i));
+  const json = objects.map((o) => `${JSON.stringify({ type: 'ADDED', object: o })}\n`).join('');
+  const envelopes = objects.map((o) => encodeEnvelope({ apiVersion: 'v1', kind: 'ConfigMap' }, new ProtoWriter().message(1, new ProtoWriter().string(1, o.metadata.name).string(6, o.metadata.resourceVersion)).finish()));
+  const protobuf = Buffer.concat(envelopes.map((e) => lengthPrefix(encodeWatchEvent('ADDED', e))));
+  batch((span) => [
+    { k: 'open', head: head(1, 'GET', '/api/v1/configmaps?watch=1', 200, [['Content-Type', 'application/json']], true), requestBody: null },
+    { k: 'chunk', id: 1, at: 1, data: span(json) },
+    { k: 'close', id: 1, outcome: 'complete', durationMs: 2 },
+    { k: 'open', head: head(2, 'GET', '/api/v1/configmaps?watch=1', 200, [['Content-Type', 'application/vnd.kubernetes.protobuf;stream=watch']], true), requestBody: null },
+    { k: 'chunk', id: 2, at: 1, data: span(protobuf) },
+    { k: 'close', id: 2, outcome: 'complete', durationMs: 2 },
+  ]);
+  expect(all('SELECT exchange_id, count(*) AS n FROM frames GROUP BY exchange_id')).toEqual([{ exchange_id: 1, n: 1 }, { exchange_id: 2, n: 1 }]);
+  const ids = all('SELECT id FROM observations ORDER BY id').map((r) => r.id as number);
+  const expected = [...objects.map((o) => JSON.stringify(o)), ...envelopes];
+  const loader = new RawLoader(db);
+  const many: Array<string | Buffer> = [];
+  loader.loadMany(ids, (_id, raw) => many.push(raw));
+  expect(many).toEqual(expected);
+  expect(ids.map((id) => loader.load(id))).toEqual(expected);
 });
