@@ -4,14 +4,16 @@
  * Benchmark of `kubetape record` (issue 2), against the built package (`npm run build` first).
  *
  *   node bench/record.js [--events 200000] [--size 1024] [--seconds 5] [--rounds 3] [--watch-rounds 2]
- *                        [--skip-gets] [--skip-watch] [--skip-mitm]
+ *                        [--skip-gets] [--skip-watch] [--skip-mitm] [--client count,decode]
  *
  * Every server is its own process on 127.0.0.1: a trivial upstream (bench/record-upstream.js),
  * a bare http-proxy-3 passthrough with its default options (bench/record-bare-proxy.js),
  * kubetape record (bench/record-kubetape.js: the library API the CLI calls), mitmdump.
  *  - small GETs: wrk, 10 connections for req/s, then 1 connection for p50 latency;
  *  - one watch of N ~1 KiB events (JSON, then protobuf) read by bench/record-watch-client.js,
- *    with the proxy's RSS sampled every 100 ms, and the events counted in the file afterwards.
+ *    with the proxy's RSS sampled every 100 ms, and the events counted in the file afterwards;
+ *    by two clients: `count` only finds event boundaries (the proxy's ceiling), `decode` parses
+ *    each event as a watch client does (JSON.parse; protobuf: envelope and object metadata).
  * Rounds alternate between the servers and each keeps its best, so that load from elsewhere on
  * the machine does not decide the comparison. Prints a table; everything it started is stopped
  * before it exits.
@@ -32,6 +34,7 @@ const SIZE = Number(opt('size', 1024));
 const SECONDS = Number(opt('seconds', 5));
 const ROUNDS = Number(opt('rounds', 3));
 const WATCH_ROUNDS = Number(opt('watch-rounds', 2));
+const CLIENTS = opt('client', 'count,decode').split(',');
 const WRK = '/usr/bin/wrk';
 const MITMDUMP = '/usr/bin/mitmdump';
 const OUT = join(__dirname, 'out');
@@ -204,20 +207,20 @@ async function smallGets(upstream) {
   return [...best.values()];
 }
 
-async function watchOnce(kind, upstream, encoding) {
+async function watchOnce(kind, upstream, encoding, client) {
   const p = await startProxy(kind, upstream, `bench-watch-${encoding}.db`);
   const pid = p.child?.pid;
   const rss = [];
   const sampler = pid ? setInterval(() => rss.push(rssMb(pid)), 100) : null;
   const cpu0 = pid ? cpuSeconds(pid) : NaN;
   const url = `http://127.0.0.1:${p.port}/api/v1/namespaces/fh/configmaps?watch=1&events=${EVENTS}&size=${SIZE}`;
-  const result = await runNode('record-watch-client.js', [url, String(EVENTS), encoding]);
+  const result = await runNode('record-watch-client.js', [url, String(EVENTS), encoding, client]);
   const cpu = pid ? cpuSeconds(pid) - cpu0 : NaN;
   if (sampler) clearInterval(sampler);
   const t0 = Date.now();
   await stop(p.child);
   const closeMs = Date.now() - t0;
-  const row = { kind, encoding, eventsPerSec: result.eventsPerSec, received: result.events, seconds: result.seconds, proxyCpuSeconds: cpu };
+  const row = { kind, encoding, client, eventsPerSec: result.eventsPerSec, received: result.events, seconds: result.seconds, proxyCpuSeconds: cpu };
   if (rss.length) {
     const valid = rss.filter(Number.isFinite);
     row.rssMaxMb = Math.max(...valid);
@@ -225,16 +228,16 @@ async function watchOnce(kind, upstream, encoding) {
     row.rssLastMb = valid[valid.length - 1];
   }
   if (p.db) Object.assign(row, { closeMs, recorded: countRecorded(p.db) });
-  process.stderr.write(`  ${kind} ${encoding}: ${row.eventsPerSec} events/s${row.rssMaxMb ? `, RSS max ${row.rssMaxMb.toFixed(0)} MB` : ''}${row.recorded ? `, file: ${row.recorded.frames} frames ${row.recorded.observations} observations (${row.recorded.integrity})` : ''}\n`);
+  process.stderr.write(`  ${kind} ${encoding} (${client} client): ${row.eventsPerSec} events/s${row.rssMaxMb ? `, RSS max ${row.rssMaxMb.toFixed(0)} MB` : ''}${row.recorded ? `, file: ${row.recorded.frames} frames ${row.recorded.observations} observations (${row.recorded.integrity})` : ''}\n`);
   return row;
 }
 
-async function watches(upstream, encoding) {
+async function watches(upstream, encoding, client) {
   const kinds = ['direct', 'bare http-proxy-3', 'kubetape record'];
   const best = new Map();
   for (let round = 1; round <= WATCH_ROUNDS; round++) {
     for (const kind of kinds) {
-      const row = await watchOnce(kind, upstream, encoding);
+      const row = await watchOnce(kind, upstream, encoding, client);
       if (!best.has(kind) || row.eventsPerSec > best.get(kind).eventsPerSec) best.set(kind, row);
     }
   }
@@ -260,7 +263,10 @@ async function main() {
     }
     if (!flag('skip-watch')) {
       process.stderr.write(`watch of ${EVENTS} events of ~${SIZE} bytes\n`);
-      report.watch = [...(await watches(upstream, 'json')), ...(await watches(upstream, 'protobuf'))];
+      report.watch = [];
+      for (const client of CLIENTS) {
+        for (const encoding of ['json', 'protobuf']) report.watch.push(...(await watches(upstream, encoding, client)));
+      }
     }
   } finally {
     await stop(up.child);
@@ -282,12 +288,13 @@ async function main() {
   }
   if (report.watch) {
     process.stdout.write(`\nOne watch of ${EVENTS} events of ~${SIZE} bytes (best of ${WATCH_ROUNDS} rounds)\n`);
-    const bareOf = (enc) => report.watch.find((r) => r.kind === 'bare http-proxy-3' && r.encoding === enc);
+    const bareOf = (r) => report.watch.find((b) => b.kind === 'bare http-proxy-3' && b.encoding === r.encoding && b.client === r.client);
     process.stdout.write(`${table(report.watch, [
       ['server', (r) => r.kind],
       ['encoding', (r) => r.encoding],
+      ['client', (r) => r.client],
       ['events/s', (r) => r.eventsPerSec],
-      ['vs bare', (r) => `${Math.round((r.eventsPerSec / bareOf(r.encoding).eventsPerSec) * 100)}%`],
+      ['vs bare', (r) => `${Math.round((r.eventsPerSec / bareOf(r).eventsPerSec) * 100)}%`],
       ['proxy CPU s', (r) => (Number.isFinite(r.proxyCpuSeconds) ? r.proxyCpuSeconds.toFixed(1) : '-')],
       ['RSS mid/max MB', (r) => (r.rssMaxMb ? `${r.rssMidMb.toFixed(0)}/${r.rssMaxMb.toFixed(0)}` : '-')],
       ['in the file', (r) => (r.recorded ? `${r.recorded.frames} frames, ${r.recorded.observations} obs, ${r.recorded.integrity}` : '-')],

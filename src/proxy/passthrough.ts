@@ -51,7 +51,7 @@ export class Passthrough {
   web(req: IncomingMessage, res: ServerResponse): void {
     const info = requestInfo(req.method ?? 'GET', req.url ?? '/');
     const tap = new ExchangeTap(this.queue, req);
-    const plan = this.faults?.plan(req, { info });
+    const plan = this.faults?.size ? this.faults.plan(req, { info }) : undefined;
     this.taps.set(req, { tap, info, plan });
     if (plan && takeOverForFaults(plan, req, res, tap, () => this.forward(req, res, tap))) return;
     this.forward(req, res, tap);
