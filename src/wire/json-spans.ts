@@ -83,17 +83,8 @@ function decodeKey(buf: Buffer, start: number, end: number): string {
  */
 export function pickMembers(buf: Buffer, pos: number, end: number, names: readonly Buffer[], nested?: NestedPick): { spans: Array<Span | undefined>; end: number } {
   const spans: Array<Span | undefined> = names.map(() => undefined);
-  let p = skipWs(buf, pos, end);
-  if (buf[p] !== LBRACE) throw new WireError(`JSON object expected at byte ${p}`);
-  p = skipWs(buf, p + 1, end);
-  if (buf[p] === RBRACE) return { spans, end: p + 1 };
-  for (;;) {
-    if (buf[p] !== QUOTE) throw new WireError(`JSON object key expected at byte ${p}`);
-    const keyEnd = skipString(buf, p, end);
-    const index = nameIndex(buf, p, keyEnd, names);
-    p = skipWs(buf, keyEnd, end);
-    if (buf[p] !== COLON) throw new WireError(`':' expected after a key at byte ${p}`);
-    const start = skipWs(buf, p + 1, end);
+  const objectEnd = walkMembers(buf, pos, end, (keyStart, keyEnd, start) => {
+    const index = nameIndex(buf, keyStart, keyEnd, names);
     let valueEnd: number;
     if (nested && index === nested.at && buf[start] === LBRACE) {
       const inner = pickMembers(buf, start, end, nested.names);
@@ -103,9 +94,30 @@ export function pickMembers(buf: Buffer, pos: number, end: number, names: readon
       valueEnd = skipValue(buf, start, end);
     }
     if (index >= 0) spans[index] = { start, end: valueEnd };
-    p = skipWs(buf, valueEnd, end);
+    return valueEnd;
+  });
+  return { spans, end: objectEnd };
+}
+
+/**
+ * Walks the members of the object at `pos` (first non-whitespace byte must be '{'): for each,
+ * `member` gets the key's span (quotes included) and where the value starts, and returns where
+ * the value ends. Returns the end of the object.
+ */
+function walkMembers(buf: Buffer, pos: number, end: number, member: (keyStart: number, keyEnd: number, valueStart: number) => number): number {
+  let p = skipWs(buf, pos, end);
+  if (buf[p] !== LBRACE) throw new WireError(`JSON object expected at byte ${p}`);
+  p = skipWs(buf, p + 1, end);
+  if (buf[p] === RBRACE) return p + 1;
+  for (;;) {
+    if (buf[p] !== QUOTE) throw new WireError(`JSON object key expected at byte ${p}`);
+    const keyStart = p;
+    const keyEnd = skipString(buf, p, end);
+    p = skipWs(buf, keyEnd, end);
+    if (buf[p] !== COLON) throw new WireError(`':' expected after key ${buf.toString('utf8', keyStart, keyEnd)} at byte ${p}`);
+    p = skipWs(buf, member(keyStart, keyEnd, skipWs(buf, p + 1, end)), end);
     if (buf[p] === COMMA) p = skipWs(buf, p + 1, end);
-    else if (buf[p] === RBRACE) return { spans, end: p + 1 };
+    else if (buf[p] === RBRACE) return p + 1;
     else throw new WireError(`',' or '}' expected at byte ${p}`);
   }
 }
@@ -148,24 +160,12 @@ export function stringAt(buf: Buffer, span: Span | undefined): string | undefine
 /** Members of the object at `pos` (first non-whitespace byte must be '{'): key → value span. Last duplicate wins. */
 export function objectMembers(buf: Buffer, pos: number, end: number): { members: Map<string, Span>; end: number } {
   const members = new Map<string, Span>();
-  let p = skipWs(buf, pos, end);
-  if (buf[p] !== LBRACE) throw new WireError(`JSON object expected at byte ${p}`);
-  p = skipWs(buf, p + 1, end);
-  if (buf[p] === RBRACE) return { members, end: p + 1 };
-  for (;;) {
-    if (buf[p] !== QUOTE) throw new WireError(`JSON object key expected at byte ${p}`);
-    const keyEnd = skipString(buf, p, end);
-    const key = decodeKey(buf, p, keyEnd);
-    p = skipWs(buf, keyEnd, end);
-    if (buf[p] !== COLON) throw new WireError(`':' expected after key "${key}" at byte ${p}`);
-    const start = skipWs(buf, p + 1, end);
+  const objectEnd = walkMembers(buf, pos, end, (keyStart, keyEnd, start) => {
     const valueEnd = skipValue(buf, start, end);
-    members.set(key, { start, end: valueEnd });
-    p = skipWs(buf, valueEnd, end);
-    if (buf[p] === COMMA) p = skipWs(buf, p + 1, end);
-    else if (buf[p] === RBRACE) return { members, end: p + 1 };
-    else throw new WireError(`',' or '}' expected at byte ${p}`);
-  }
+    members.set(decodeKey(buf, keyStart, keyEnd), { start, end: valueEnd });
+    return valueEnd;
+  });
+  return { members, end: objectEnd };
 }
 
 /** Element spans of the array at `pos` (first non-whitespace byte must be '['). */
