@@ -7,7 +7,7 @@
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 
-export interface CheckpointerInit {
+interface CheckpointerInit {
   db: string;
   /** Int32Array over a SharedArrayBuffer: 1 once the connection is closed. */
   stopped: Int32Array;

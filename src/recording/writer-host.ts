@@ -26,7 +26,9 @@ class Checkpointer {
   constructor(db: string) {
     this.worker = spawnRecordingWorker('writer-checkpointer', { db, stopped: this.stopped });
     this.worker.unref();
-    this.worker.on('error', () => Atomics.store(this.stopped, 0, 1)); // checkpoints are then left to the writer
+    // Gone early (it could not open the file): checkpoints are left to the writer, and stop() does not wait.
+    this.worker.on('error', () => Atomics.store(this.stopped, 0, 1));
+    this.worker.on('exit', () => Atomics.store(this.stopped, 0, 1));
   }
 
   /** Stops it and waits (synchronously, briefly) until its connection is closed, so that closing the writer's is the last. */

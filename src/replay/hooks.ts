@@ -10,12 +10,12 @@ export interface RequestContext {
   note(fields: Record<string, unknown>): void;
 }
 
-/** A recorded frame about to be written to a streamed response. */
+/** A recorded frame about to be written to a streamed response: for a watch, one event. */
 export interface FrameContext extends RequestContext {
   exchangeId: number;
   /** The response's Content-Type (`application/json`, `application/vnd.kubernetes.protobuf;stream=watch` …). */
   contentType: string;
-  /** 0-based index of this frame in the stream. */
+  /** 0-based index of this frame (of this event, in a watch) in the stream. */
   index: number;
   /** ms since the response head was sent. */
   elapsedMs: number;

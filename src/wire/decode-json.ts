@@ -1,6 +1,7 @@
 /**
- * JSON bodies and watch frames → decoded objects. Hot path: one JSON.parse per watch frame, and
- * object text sliced from the input instead of re-serialised whenever the layout allows.
+ * JSON bodies and watch frames → decoded objects. Hot path: a watch frame in the apiserver's
+ * layout is scanned, not parsed (only its identifying fields are decoded), and object text is
+ * sliced from the input instead of re-serialised whenever the layout allows.
  */
 import type { Status } from '../k8s/status';
 import type { DecodedBody, DecodedList, DecodedObject, DecodedWatchEvent } from './decoded-types';
