@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import type { StatusError } from '../k8s/status';
-import { decodeWatchFrame, framerFor, type WatchFramer } from '../wire';
+import { FramingError, decodeWatchFrame, framerFor, type WatchFramer } from '../wire';
 import { statusResponse } from '../http/respond';
 import { applyPlan, injectedBy, replacesResponse, sleep, type FaultPlan } from './plan';
 import { WatchStreamGuard, type StreamEnd } from './watch-stream';
@@ -81,7 +81,7 @@ class WatchFaultTransform extends Transform {
 
   constructor(
     private readonly guard: WatchStreamGuard,
-    private readonly framer: WatchFramer,
+    private framer: WatchFramer | null,
     private readonly contentType: string,
     private readonly onEnd: (end: StreamEnd) => void,
   ) {
@@ -96,12 +96,30 @@ class WatchFaultTransform extends Transform {
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     if (this.done) return callback();
-    this.frames(this.framer.push(chunk)).then(() => callback(), callback);
+    if (!this.framer) {
+      this.push(chunk);
+      return callback();
+    }
+    let frames: Buffer[];
+    let rest: Buffer | undefined;
+    try {
+      frames = this.framer.push(chunk);
+    } catch (err) {
+      if (!(err instanceof FramingError)) return callback(err as Error);
+      // Not a watch stream after all: the faults act on the whole events before that point,
+      // everything after it passes through as it comes.
+      ({ frames, rest } = err);
+      this.framer = null;
+    }
+    this.frames(frames).then(() => {
+      if (rest?.length && !this.done) this.push(rest);
+      callback();
+    }, callback);
   }
 
   override _flush(callback: TransformCallback): void {
-    const rest = this.framer.rest();
-    if (!this.done && rest.length > 0) this.push(rest);
+    const rest = this.framer?.rest();
+    if (!this.done && rest?.length) this.push(rest);
     callback();
   }
 

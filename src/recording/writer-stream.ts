@@ -2,7 +2,7 @@ import { decodeJsonWatchFrame } from '../wire/decode-json';
 import { decodeProtobufWatchFrame } from '../wire/decode-protobuf';
 import { gunzipSafe } from '../wire/gzip';
 import { isProtobuf, isWatchStream } from '../wire/media-types';
-import { JsonLineFramer, LengthPrefixFramer, type WatchFramer } from '../wire/watch-framer';
+import { FramingError, JsonLineFramer, LengthPrefixFramer, type WatchFramer } from '../wire/watch-framer';
 import { redactSecretsJson, redactSecretsProtobufFrame } from './redact-secrets';
 import type { ExchangeContext } from './writer-context';
 import type { RecordingStatements } from './writer-statements';
@@ -68,12 +68,13 @@ export class StreamRecorder {
     try {
       frames = this.framer.push(data);
     } catch (err) {
-      // Not a watch stream after all (or a corrupt length): keep the rest as raw chunks.
-      this.noteError(`watch framing: ${(err as Error).message}`);
-      const rest = this.framer.rest();
+      if (!(err instanceof FramingError)) throw err;
+      // Not a watch stream after all (or a corrupt length): the whole events before that point
+      // are events; everything from there on is kept as raw chunks.
+      this.noteError(`watch framing: ${err.message}`);
       this.framer = null;
-      if (rest.length) this.stmts.frame(this.ctx.head.id, this.seq++, at, rest);
-      this.stmts.frame(this.ctx.head.id, this.seq++, at, data);
+      if (err.frames.length > 0) this.arrival(err.frames, at);
+      if (err.rest.length > 0) this.stmts.frame(this.ctx.head.id, this.seq++, at, err.rest);
       return;
     }
     if (frames.length > 0) this.arrival(frames, at);
@@ -178,11 +179,15 @@ export class StreamRecorder {
       return;
     }
     const framer = this.protobuf ? new LengthPrefixFramer() : new JsonLineFramer();
+    let frames: Buffer[];
     try {
-      framer.push(plain).forEach((frame, i) => this.event(this.ctx.redact ? this.redactFrame(frame) : frame, this.lastAt, i, null));
+      frames = framer.push(plain);
     } catch (err) {
-      this.noteError(`watch framing: ${(err as Error).message}`);
+      if (!(err instanceof FramingError)) throw err;
+      this.noteError(`watch framing: ${err.message}`);
+      frames = err.frames;
     }
+    frames.forEach((frame, i) => this.event(this.ctx.redact ? this.redactFrame(frame) : frame, this.lastAt, i, null));
   }
 
   /** Why part of the stream could not be decoded (the first reason, and how many more), or null. */

@@ -153,3 +153,20 @@ test('RawLoader reads each watch event of a shared frame, JSON as text and proto
   expect(many).toEqual(expected);
   expect(ids.map((id) => loader.load(id))).toEqual(expected);
 });
+
+test('a protobuf watch that turns into garbage (an impossible length) keeps every byte once: whole frames, then the rest as it came', () => {
+  const good = lengthPrefix(encodeWatchEvent('ADDED', encodeEnvelope({ apiVersion: 'v1', kind: 'ConfigMap' }, new ProtoWriter().message(1, new ProtoWriter().string(1, 'c1').string(6, '5')).finish())));
+  const garbage = Buffer.from([0xff, 0xff, 0xff, 0xf0, 1, 2, 3, 4, 5]);
+  for (const chunks of [[Buffer.concat([good, garbage])], [Buffer.concat([good, garbage.subarray(0, 2)]), garbage.subarray(2)], [good.subarray(0, 7), Buffer.concat([good.subarray(7), garbage])]]) {
+    const id = chunks.length * 10 + chunks[0]!.length;
+    batch((span) => [
+      { k: 'open', head: head(id, 'GET', '/api/v1/configmaps?watch=1', 200, [['Content-Type', 'application/vnd.kubernetes.protobuf;stream=watch']], true), requestBody: null },
+      ...chunks.map((c, i) => ({ k: 'chunk' as const, id, at: i + 1, data: span(c) })),
+      { k: 'close', id, outcome: 'complete', durationMs: 3 },
+    ]);
+    const stored = Buffer.concat(all('SELECT data FROM frames WHERE exchange_id = ? ORDER BY seq', id).map((f) => f.data));
+    expect(stored.equals(Buffer.concat([good, garbage]))).toBe(true);
+    expect(all('SELECT name FROM observations WHERE exchange_id = ?', id)).toEqual([{ name: 'c1' }]);
+    expect(all('SELECT decode_error FROM exchanges WHERE id = ?', id)[0].decode_error).toMatch(/watch framing/);
+  }
+});

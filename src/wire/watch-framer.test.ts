@@ -1,6 +1,6 @@
 import { transcriptBody } from '../../test/fixtures/transcripts/load-transcript';
 import { lengthPrefix } from './protobuf';
-import { JsonLineFramer, LengthPrefixFramer, WatchFramer, framerFor } from './watch-framer';
+import { FramingError, JsonLineFramer, LengthPrefixFramer, WatchFramer, framerFor, splitFrames } from './watch-framer';
 import { WireError } from './wire-error';
 
 /** Undoes HTTP/1.1 chunked framing (i1 was captured with curl --raw); returns the chunk payloads. */
@@ -140,5 +140,55 @@ describe('framerFor', () => {
     expect(framerFor('application/vnd.kubernetes.protobuf;stream=watch')).toBeInstanceOf(LengthPrefixFramer);
     expect(framerFor('application/json')).toBeInstanceOf(JsonLineFramer);
     expect(framerFor(undefined)).toBeInstanceOf(JsonLineFramer);
+  });
+});
+
+describe('a stream that stops framing', () => {
+  /** Pushes the chunks; returns what came out (frames, then the FramingError's frames and rest) and the framer's rest. */
+  function run(framer: WatchFramer, chunks: string[] | Buffer[]) {
+    const out: Buffer[] = [];
+    let error: FramingError | undefined;
+    for (const c of chunks) {
+      try {
+        out.push(...framer.push(Buffer.from(c)));
+      } catch (err) {
+        error = err as FramingError;
+        out.push(...error.frames, error.rest);
+        break;
+      }
+    }
+    return { out, error, rest: framer.rest() };
+  }
+
+  it.each([
+    ['after whole lines, in one chunk', ['{"a":1}\n{"b":2}\n0123456789abcdef'], ['{"a":1}\n', '{"b":2}\n'], '0123456789abcdef'],
+    ['growing across chunks', ['{"a":1}\n0123', '456789', 'abcdef'], [], '0123456789abcdef'],
+  ])('JSON, a line too long %s: the whole lines, then every other byte once, and the framer is empty', (_what, chunks, frames, tail) => {
+    const { out, error, rest } = run(new JsonLineFramer({ maxFrameBytes: 10 }), chunks);
+    expect(error).toBeInstanceOf(FramingError);
+    expect(error!.frames.map(String)).toEqual(frames);
+    expect(error!.rest.toString()).toBe(tail);
+    expect(Buffer.concat(out).toString()).toBe(chunks.join(''));
+    expect(rest.length).toBe(0);
+  });
+
+  it.each([
+    ['after a whole frame, in one chunk', (good: Buffer, bad: Buffer) => [Buffer.concat([good, bad])]],
+    ['a prefix split across chunks', (good: Buffer, bad: Buffer) => [Buffer.concat([good, bad.subarray(0, 2)]), bad.subarray(2)]],
+    ['a whole frame split across chunks, then garbage', (good: Buffer, bad: Buffer) => [good.subarray(0, 3), Buffer.concat([good.subarray(3), bad])]],
+  ])('protobuf, an impossible length %s: the whole frame, then every other byte once', (_what, cut) => {
+    const good = lengthPrefix(Buffer.from('event'));
+    const bad = Buffer.from([0xff, 0xff, 0xff, 0xf0, 1, 2, 3]);
+    const { out, error, rest } = run(new LengthPrefixFramer(), cut(good, bad));
+    expect(error).toBeInstanceOf(FramingError);
+    expect(out[0]!.equals(good)).toBe(true);
+    expect(Buffer.concat(out).equals(Buffer.concat([good, bad]))).toBe(true);
+    expect(rest.length).toBe(0);
+  });
+
+  it('splitFrames keeps the whole frames before garbage and the rest as one piece', () => {
+    const good = lengthPrefix(Buffer.from('event'));
+    const bad = Buffer.from([0xff, 0xff, 0xff, 0xf0, 1, 2, 3]);
+    expect(splitFrames(Buffer.concat([good, good, bad]), true).map((b) => b.toString('hex'))).toEqual([good, good, bad].map((b) => b.toString('hex')));
   });
 });

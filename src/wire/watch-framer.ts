@@ -2,7 +2,10 @@
  * Incremental framers for a streamed watch body. Contract for both: push() returns the frames
  * completed by the chunk, in order; the concatenation of every frame returned plus rest() equals
  * the bytes pushed, exactly. Frames that lie wholly inside one chunk are views (subarray) of it;
- * only a frame spanning chunks is copied, once, when it completes.
+ * only a frame spanning chunks is copied, once, when it completes. When the bytes stop framing
+ * (a frame too long, a corrupt length) push() throws a FramingError holding the whole frames
+ * before that point and every byte after it, and the framer is empty again: nothing is lost
+ * and nothing is handed out twice.
  */
 import { isProtobuf } from './media-types';
 import { WireError } from './wire-error';
@@ -12,6 +15,13 @@ export const DEFAULT_MAX_FRAME_BYTES = 256 * 1024 * 1024;
 
 export interface FramerOptions {
   maxFrameBytes?: number;
+}
+
+/** The bytes stopped framing: `frames` were whole before that point, `rest` is everything pushed after them. */
+export class FramingError extends WireError {
+  constructor(message: string, readonly frames: Buffer[], readonly rest: Buffer) {
+    super(message);
+  }
 }
 
 export interface WatchFramer {
@@ -58,8 +68,8 @@ export class JsonLineFramer implements WatchFramer {
     if (this.pending.length > 0) {
       const nl = chunk.indexOf(0x0a);
       if (nl < 0) {
+        if (this.pending.length + chunk.length > this.maxFrameBytes) throw this.tooLong(frames, chunk, 0);
         this.pending.add(chunk);
-        this.checkSize();
         return frames;
       }
       this.pending.add(chunk.subarray(0, nl + 1));
@@ -73,8 +83,8 @@ export class JsonLineFramer implements WatchFramer {
       pos = nl + 1;
     }
     if (pos < chunk.length) {
+      if (chunk.length - pos > this.maxFrameBytes) throw this.tooLong(frames, chunk, pos);
       this.pending.add(chunk.subarray(pos));
-      this.checkSize();
     }
     return frames;
   }
@@ -83,10 +93,11 @@ export class JsonLineFramer implements WatchFramer {
     return this.pending.peek();
   }
 
-  private checkSize(): void {
-    if (this.pending.length > this.maxFrameBytes) {
-      throw new WireError(`JSON watch frame exceeds ${this.maxFrameBytes} bytes without a newline`);
-    }
+  /** chunk[0, pos) is in `frames` or pending; the rest of it is not. */
+  private tooLong(frames: Buffer[], chunk: Buffer, pos: number): FramingError {
+    const rest = Buffer.concat([...this.pending.parts, chunk.subarray(pos)]);
+    this.pending = new Pending();
+    return new FramingError(`JSON watch frame exceeds ${this.maxFrameBytes} bytes without a newline`, frames, rest);
   }
 }
 
@@ -103,12 +114,25 @@ export class LengthPrefixFramer implements WatchFramer {
 
   push(chunk: Buffer): Buffer[] {
     const frames: Buffer[] = [];
+    const at = { pos: 0 }; // chunk[0, pos) is in `frames` or pending
+    try {
+      return this.frame(chunk, frames, at);
+    } catch (err) {
+      if (!(err instanceof WireError)) throw err;
+      const rest = Buffer.concat([...this.pending.parts, chunk.subarray(at.pos)]);
+      this.pending = new Pending();
+      this.expected = 0;
+      throw new FramingError(err.message, frames, rest);
+    }
+  }
+
+  private frame(chunk: Buffer, frames: Buffer[], at: { pos: number }): Buffer[] {
     let pos = 0;
     if (this.pending.length > 0) {
       if (this.expected === 0) {
         const take = Math.min(4 - this.pending.length, chunk.length);
         this.pending.add(chunk.subarray(0, take));
-        pos = take;
+        pos = at.pos = take;
         if (this.pending.length < 4) return frames;
         const header = this.pending.take();
         this.pending.add(header);
@@ -122,17 +146,18 @@ export class LengthPrefixFramer implements WatchFramer {
       this.pending.add(chunk.subarray(pos, pos + need));
       frames.push(this.pending.take());
       this.expected = 0;
-      pos += need;
+      pos = at.pos = pos + need;
     }
     while (chunk.length - pos >= 4) {
       const end = pos + this.frameSize(chunk, pos);
       if (end > chunk.length) break;
       frames.push(chunk.subarray(pos, end));
-      pos = end;
+      pos = at.pos = end;
     }
     if (pos < chunk.length) {
       const tail = chunk.subarray(pos);
       this.pending.add(tail);
+      at.pos = chunk.length;
       if (tail.length >= 4) this.expected = this.frameSize(tail, 0);
     }
     return frames;
@@ -161,12 +186,15 @@ export function framerFor(contentType: string | undefined, options: FramerOption
  */
 export function splitFrames(data: Buffer, protobuf: boolean): Buffer[] {
   const framer = protobuf ? new LengthPrefixFramer() : new JsonLineFramer();
+  let frames: Buffer[];
+  let rest: Buffer;
   try {
-    const frames = framer.push(data);
-    const rest = framer.rest();
-    if (rest.length > 0) frames.push(rest);
-    return frames;
-  } catch {
-    return [data];
+    frames = framer.push(data);
+    rest = framer.rest();
+  } catch (err) {
+    if (!(err instanceof FramingError)) return [data];
+    ({ frames, rest } = err);
   }
+  if (rest.length > 0) frames.push(rest);
+  return frames;
 }
