@@ -112,7 +112,7 @@ export class StreamRecorder {
       this.event(frame, at, seq, offset);
       offset += frame.length;
     }
-    this.stmts.frame(this.ctx.head.id, seq, at, frames.length === 1 ? frames[0]! : Buffer.concat(frames, offset));
+    this.stmts.frame(this.ctx.head.id, seq, at, joined(frames, offset));
   }
 
   /**
@@ -200,6 +200,18 @@ export class StreamRecorder {
     this.errorCount++;
     this.firstError ??= message;
   }
+}
+
+/** The frames as one buffer: a view when they lie back to back in the same memory (a framer's views of one chunk), else a copy. */
+function joined(frames: Buffer[], length: number): Buffer {
+  const first = frames[0]!;
+  let end = first.byteOffset + first.length;
+  for (let i = 1; i < frames.length; i++) {
+    const f = frames[i]!;
+    if (f.buffer !== first.buffer || f.byteOffset !== end) return Buffer.concat(frames, length);
+    end += f.length;
+  }
+  return Buffer.from(first.buffer, first.byteOffset, length);
 }
 
 /** Where `part` starts inside `whole` when it is a view of it (the decoder sliced it), else -1. */
