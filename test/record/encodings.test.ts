@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { startFakeApiserver, type FakeApiserver } from '../support/fake-apiserver';
 import { httpRequest } from '../support/http-client';
 import { record, type RecordServer } from '../../src/proxy';
+import { splitFrames } from '../../src/wire/watch-framer';
 import { eventually, rows, sleep, tempDir } from './support';
 
 const TRANSCRIPTS = '/work/shared/reference/apiserver-transcripts';
@@ -92,16 +93,16 @@ describe('a real apiserver\'s protobuf (transcripts e1, e2) and undecodable bodi
     expect(items.every((o) => o.raw.subarray(0, 4).equals(Buffer.from('k8s\0')))).toBe(true);
   });
 
-  test('e2 protobuf watch: the client gets the bytes; the file has one length-prefixed frame per event, decoded', async () => {
+  test('e2 protobuf watch: the client gets the bytes; the file holds each event whole (length-prefixed) in its arrival\'s frame, decoded', async () => {
     const res = await httpRequest(`${rec.url}/api/v1/namespaces/tx/configmaps?watch=1&resourceVersion=240`, { headers: { Accept: `${PROTOBUF};stream=watch` } });
     expect(res.body.equals(E2)).toBe(true);
     await eventually(async () => (await rec.flush()) && rows<any>(db, "SELECT outcome FROM exchanges WHERE verb = 'watch' AND namespace = 'tx'")[0]?.outcome === 'complete');
     const [ex] = rows<any>(db, "SELECT * FROM exchanges WHERE verb = 'watch' AND namespace = 'tx'");
     expect(ex).toMatchObject({ streamed: 1, response_body: null, decode_error: null });
     const frames = rows<any>(db, 'SELECT * FROM frames WHERE exchange_id = ? ORDER BY seq', ex.id);
-    expect(frames.map((f) => f.data.length)).toEqual([210, 275, 274]);
+    expect(frames.flatMap((f) => splitFrames(f.data, true)).map((e) => e.length)).toEqual([210, 275, 274]);
     expect(Buffer.concat(frames.map((f) => f.data)).equals(E2)).toBe(true);
-    const events = rows<any>(db, 'SELECT event, kind, name, rv, uid, encoding FROM observations WHERE exchange_id = ? ORDER BY seq', ex.id);
+    const events = rows<any>(db, 'SELECT event, kind, name, rv, uid, encoding FROM observations WHERE exchange_id = ? ORDER BY id', ex.id);
     expect(events).toEqual(['ADDED', 'MODIFIED', 'DELETED'].map((event, i) => ({
       event, kind: 'ConfigMap', name: 'pb-1', rv: String(242 + i), uid: '4e5b60f2-6fdc-4fc9-aa0e-5f8e3c2ddc95', encoding: 'protobuf',
     })));
@@ -127,8 +128,9 @@ describe('a real apiserver\'s protobuf (transcripts e1, e2) and undecodable bodi
     await eventually(async () => (await rec.flush()) && rows<any>(db, "SELECT decode_error FROM exchanges WHERE verb = 'watch' AND namespace = 'bad'")[0]?.decode_error !== null);
     expect(rows<any>(db, "SELECT decode_error FROM exchanges WHERE verb = 'watch' AND namespace = 'bad'")[0].decode_error).toMatch(/^watch event 1: /);
     const watchId = rows<any>(db, "SELECT id FROM exchanges WHERE verb = 'watch' AND namespace = 'bad'")[0].id;
-    expect(rows<any>(db, 'SELECT count(*) AS n FROM frames WHERE exchange_id = ?', watchId)[0].n).toBe(3);
-    expect(rows<any>(db, 'SELECT name FROM observations WHERE exchange_id = ? ORDER BY seq', watchId).map((o) => o.name)).toEqual(['one', 'two']);
+    const lines = rows<any>(db, 'SELECT data FROM frames WHERE exchange_id = ? ORDER BY seq', watchId).flatMap((f) => splitFrames(f.data, false).map(String));
+    expect(lines.map((l) => l.slice(0, 16))).toEqual(['{"type":"ADDED",', 'this is not JSON', '{"type":"ADDED",']);
+    expect(rows<any>(db, 'SELECT name FROM observations WHERE exchange_id = ? ORDER BY id', watchId).map((o) => o.name)).toEqual(['one', 'two']);
   });
 });
 
@@ -174,8 +176,10 @@ describe('the fake apiserver: protobuf list and watch, gzip over 128 KiB, follow
     expect(w).toMatchObject({ encoding: 'protobuf', events: 3, first_rv: String(rv + 1), last_rv: String(rv + 3), start_rv: String(rv) });
     const frames = rows<any>(db, 'SELECT data FROM frames WHERE exchange_id = ? ORDER BY seq', w.exchange_id);
     expect(Buffer.concat(frames.map((f) => f.data)).equals(watched.body)).toBe(true);
-    expect(frames.every((f) => f.data.readUInt32BE(0) === f.data.length - 4)).toBe(true);
-    const events = rows<any>(db, 'SELECT event, name, rv FROM observations WHERE exchange_id = ? ORDER BY seq', w.exchange_id);
+    const framed = frames.flatMap((f) => splitFrames(f.data, true));
+    expect(framed).toHaveLength(3);
+    expect(framed.every((e) => e.readUInt32BE(0) === e.length - 4)).toBe(true);
+    const events = rows<any>(db, 'SELECT event, name, rv FROM observations WHERE exchange_id = ? ORDER BY id', w.exchange_id);
     expect(events).toEqual([['ADDED', rv + 1], ['MODIFIED', rv + 2], ['DELETED', rv + 3]].map(([event, r]) => ({ event, name: 'new', rv: String(r) })));
   });
 

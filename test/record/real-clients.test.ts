@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { startFakeApiserver, type FakeApiserver } from '../support/fake-apiserver';
 import { record, type RecordServer } from '../../src/proxy';
+import { splitFrames } from '../../src/wire/watch-framer';
 import { eventually, kubectl, kubectlWatch, rows, startInformer, tempDir } from './support';
 
 const NOW = new Date('2026-11-21T00:00:00Z');
@@ -110,11 +111,12 @@ test('kubectl get -w: events reach both watchers alike; the watch is recorded fr
   expect(w).toMatchObject({ resource: 'configmaps', namespace: 'tx', events: 2, last_rv: created.metadata.resourceVersion, ended: 'aborted', encoding: 'json' });
   expect(w.start_rv).toBe(new URL(watch.url, 'http://x').searchParams.get('resourceVersion'));
   const frames = rows<any>(db, 'SELECT seq, offset_ms, data FROM frames WHERE exchange_id = ? ORDER BY seq', watch.id);
-  expect(frames).toHaveLength(2);
-  expect(frames.every((f) => f.data.toString().endsWith('}\n'))).toBe(true);
-  expect(frames[1].offset_ms).toBeGreaterThanOrEqual(frames[0].offset_ms);
-  const events = rows<any>(db, 'SELECT event, form, name, rv FROM observations WHERE exchange_id = ? ORDER BY seq', watch.id);
-  expect(events.map((e) => [e.event, e.form, e.name])).toEqual([['ADDED', 'table-row', 'watched'], ['MODIFIED', 'table-row', 'watched']]);
+  const events = frames.flatMap((f) => splitFrames(f.data, false).map((data) => ({ offset: f.offset_ms as number, data: data.toString() })));
+  expect(events).toHaveLength(2);
+  expect(events.every((e) => e.data.endsWith('}\n'))).toBe(true);
+  expect(events[1]!.offset).toBeGreaterThanOrEqual(events[0]!.offset);
+  const observed = rows<any>(db, 'SELECT event, form, name, rv FROM observations WHERE exchange_id = ? ORDER BY id', watch.id);
+  expect(observed.map((e) => [e.event, e.form, e.name])).toEqual([['ADDED', 'table-row', 'watched'], ['MODIFIED', 'table-row', 'watched']]);
 });
 
 test('a client-node informer through record sees what one against the upstream sees; list and watch are recorded', async () => {
