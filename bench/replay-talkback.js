@@ -7,8 +7,9 @@
  */
 const [talkbackModule, tapes, port] = process.argv.slice(2);
 const talkback = require(talkbackModule);
+const runServer = require('./child-server');
 
-(async () => {
+runServer(async () => {
   const server = talkback({
     host: 'http://127.0.0.1:9', // never asked: record DISABLED, fallback NOT_FOUND
     path: tapes,
@@ -19,11 +20,5 @@ const talkback = require(talkbackModule);
     summary: false,
   });
   await server.start();
-  process.stdout.write(`listening ${port}\n`);
-  const stop = () => Promise.resolve(server.close()).finally(() => process.exit(0));
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
-})().catch((err) => {
-  process.stderr.write(`${err.stack}\n`);
-  process.exit(1);
+  return { port, close: () => server.close() };
 });

@@ -1,23 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { serve, type ServeServer } from '../../src/serve';
 import { get } from './http';
-import { buildTxRecording, transcript } from './transcripts';
+import { tempTxRecording, transcript } from './transcripts';
 
 const TX = '/api/v1/namespaces/tx/configmaps';
 
 describe('serve: paging and continue tokens (transcripts a, b, d)', () => {
-  let dir: string;
+  let tx: ReturnType<typeof tempTxRecording>;
   let db: string;
   let api: ServeServer;
 
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'kubetape-serve-'));
-    db = join(dir, 'tx.db');
-    buildTxRecording(db);
+    tx = tempTxRecording();
+    db = tx.db;
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => tx.remove());
   afterEach(() => api?.close());
 
   it('at the first complete state, pages byte for byte as the apiserver did (a1, a2, a4)', async () => {

@@ -1,10 +1,7 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { serve, type ServeServer } from '../../src/serve';
-import { buildTxRecording } from './transcripts';
+import { tempTxRecording } from './transcripts';
 
 const run = promisify(execFile);
 
@@ -28,18 +25,16 @@ for e in w.stream(v1.list_namespaced_config_map, 'tx', resource_version='232', a
 `;
 
 describe('serve: the Python client', () => {
-  let dir: string;
+  let tx: ReturnType<typeof tempTxRecording>;
   let api: ServeServer;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'kubetape-serve-'));
-    const db = join(dir, 'tx.db');
-    buildTxRecording(db);
-    api = await serve({ db });
+    tx = tempTxRecording();
+    api = await serve({ db: tx.db });
   });
   afterAll(async () => {
     await api.close();
-    rmSync(dir, { recursive: true, force: true });
+    tx.remove();
   });
 
   it('pages a list and watches from an RV with watch=True&allowWatchBookmarks=True', async () => {

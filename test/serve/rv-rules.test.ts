@@ -1,30 +1,25 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { serve, type ServeServer } from '../../src/serve';
 import { get, watch } from './http';
-import { buildTxRecording, transcript, watchLines } from './transcripts';
+import { tempTxRecording, transcript, watchLines } from './transcripts';
 
 /**
  * Every invalid or out-of-range parameter of the facts file (transcripts d1–d18) against a
  * store in the state the apiserver was in: head 236, compacted at 236.
  */
 describe('serve: resourceVersion rules and bad parameters, byte for byte', () => {
-  let dir: string;
+  let tx: ReturnType<typeof tempTxRecording>;
   let api: ServeServer;
   const WAIT_MS = 300;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'kubetape-serve-'));
-    const db = join(dir, 'tx.db');
-    buildTxRecording(db);
-    api = await serve({ db, clock: 'manual', tooLargeWaitMs: WAIT_MS });
+    tx = tempTxRecording();
+    api = await serve({ db: tx.db, clock: 'manual', tooLargeWaitMs: WAIT_MS });
     api.advance({ resourceVersion: 236 });
     api.compact(236);
   });
   afterAll(async () => {
     await api.close();
-    rmSync(dir, { recursive: true, force: true });
+    tx.remove();
   });
 
   it.each([
@@ -101,19 +96,17 @@ describe('serve: resourceVersion rules and bad parameters, byte for byte', () =>
 });
 
 describe('serve: watch from an RV inside the history (c1)', () => {
-  let dir: string;
+  let tx: ReturnType<typeof tempTxRecording>;
   let api: ServeServer;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'kubetape-serve-'));
-    const db = join(dir, 'tx.db');
-    buildTxRecording(db);
-    api = await serve({ db, clock: 'manual' });
+    tx = tempTxRecording();
+    api = await serve({ db: tx.db, clock: 'manual' });
     api.advance({ resourceVersion: 236 });
   });
   afterAll(async () => {
     await api.close();
-    rmSync(dir, { recursive: true, force: true });
+    tx.remove();
   });
 
   it('sends the changes after the RV, byte for byte, and ends at timeoutSeconds', async () => {

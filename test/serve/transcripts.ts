@@ -3,7 +3,8 @@
  * and a recording rebuilt from them: the 30 ConfigMaps of namespace tx listed at RV 232 in three
  * pages (a4), the watch events 234–236 (c1), and a later list page at RV 240 (d0).
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ObjectLogBuilder, CONFIGMAPS } from './object-log-builder';
 
@@ -71,4 +72,12 @@ export function buildTxRecording(path: string): void {
 function stripType(obj: Record<string, any>): Record<string, any> {
   const { kind: _kind, apiVersion: _apiVersion, ...rest } = obj;
   return rest;
+}
+
+/** The tx recording (buildTxRecording) in a temporary folder of its own; `remove()` deletes the folder. */
+export function tempTxRecording(): { db: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'kubetape-serve-'));
+  const db = join(dir, 'tx.db');
+  buildTxRecording(db);
+  return { db, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

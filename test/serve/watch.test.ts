@@ -4,21 +4,20 @@ import { join } from 'node:path';
 import { serve, type ServeServer } from '../../src/serve';
 import { get, watch } from './http';
 import { CONFIGMAPS, ObjectLogBuilder, configMap } from './object-log-builder';
-import { buildTxRecording, transcript, watchLines } from './transcripts';
+import { tempTxRecording, transcript, watchLines } from './transcripts';
 
 const TX = '/api/v1/namespaces/tx/configmaps';
 
 describe('serve: watch semantics', () => {
-  let dir: string;
+  let tx: ReturnType<typeof tempTxRecording>;
   let db: string;
   let api: ServeServer;
 
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'kubetape-serve-'));
-    db = join(dir, 'tx.db');
-    buildTxRecording(db);
+    tx = tempTxRecording();
+    db = tx.db;
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => tx.remove());
   afterEach(() => api?.close());
 
   it('unset or "0": synthetic ADDED for the state, then the changes as the clock advances', async () => {
