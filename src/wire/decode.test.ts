@@ -319,6 +319,12 @@ describe('JSON watch frames: the fast path reads what a full parse reads', () =>
     expect(fields('{"type":"ADDED","object":{"kind":"ConfigMap","apiVersion":"v1"}}')).toMatchObject({ name: '', rv: '' });
   });
 
+  it('in the apiserver layout only structure and the identifying fields are read: a bad literal deep inside passes (the full parse would refuse it)', () => {
+    const text = '{"type":"ADDED","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"x","resourceVersion":"3"},"data":{"a":tru}}}';
+    expect(() => JSON.parse(text)).toThrow();
+    expect(fields(text)).toMatchObject({ name: 'x', rv: '3', raw: JSON.stringify({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'x', resourceVersion: '3' } }).slice(0, -1) + ',"data":{"a":tru}}' });
+  });
+
   it('a member after the object, or broken structure inside it, takes the full parse (and its error)', () => {
     expect(fields(`{"type":"ADDED","object":${object},"extra":1}`).raw).toBe(JSON.stringify(JSON.parse(object)));
     expect(() => decodeWatchFrame(JSON_TYPE, frame('{"type":"ADDED","object":{"kind":"ConfigMap","metadata":{"name":"x"}')) ).toThrow(WireError);

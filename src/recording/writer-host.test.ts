@@ -1,0 +1,32 @@
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WriterHost } from './writer-host';
+import { prepareRecording } from './writer-prepare';
+import type { WriterReply } from './writer-protocol';
+
+let dir: string;
+beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'writer-host-'))));
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+test('the checkpointer thread moves committed pages into the file while recording goes on; closing leaves no WAL', async () => {
+  const db = join(dir, 'r.db');
+  prepareRecording(db, {});
+  const replies: WriterReply[] = [];
+  const host = new WriterHost({ db, keepSecrets: false }, (r) => replies.push(r));
+  const event = (i: number) => `${JSON.stringify({ type: 'ADDED', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: `c${i}`, namespace: 'ns', resourceVersion: String(i) }, data: { x: 'y'.repeat(1000) } } })}\n`;
+  const body = Buffer.from(Array.from({ length: 4000 }, (_, i) => event(i + 1)).join('')); // ~4 MB, far below the writer's own checkpoint threshold
+  const head = { id: 1, startedAt: Date.now(), method: 'GET', url: '/api/v1/namespaces/ns/configmaps?watch=1', requestHeaders: '[]', status: 200,
+    responseHeaders: JSON.stringify([['Content-Type', 'application/json']]), streamed: true, upgrade: false };
+  try {
+    host.command({ k: 'batch', bytes: body.length, batch: { msgs: [{ k: 'open', head, requestBody: null }, { k: 'chunk', id: 1, at: 1, data: { off: 0, len: body.length } }], data: body } });
+    host.command({ k: 'flush' });
+    const deadline = Date.now() + 5000;
+    while (statSync(db).size < body.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(statSync(db).size).toBeGreaterThanOrEqual(body.length); // in the file itself, not only in the WAL
+  } finally {
+    host.close();
+  }
+  expect(replies.filter((r) => r.k === 'fatal')).toEqual([]);
+  expect(existsSync(`${db}-wal`)).toBe(false);
+});
