@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../recording/open';
+import { hasFrameSlices } from '../recording/schema';
 
 /** An observation's bytes as stored: its own `raw`, or where they lie in its watch frame. */
 type RawRow = [id: number, raw: string | Buffer | null, text: number, exchangeId: number, seq: number, offset: number | null, length: number | null];
@@ -19,7 +20,7 @@ export class RawLoader {
   private static readonly BATCH = 500;
 
   constructor(private readonly db: Db) {
-    const framed = (db.pragma('user_version', { simple: true }) as number) >= 2;
+    const framed = hasFrameSlices(db);
     // JSON comes back as text, a protobuf object as bytes.
     const columns = `o.id, CASE WHEN o.encoding = 'protobuf' AND o.form = 'object' THEN o.raw ELSE CAST(o.raw AS TEXT) END,
       NOT (o.encoding = 'protobuf' AND o.form = 'object'), o.exchange_id, o.seq,

@@ -144,9 +144,14 @@ export const migrations: readonly string[] = [v1, v2];
 export const OBSERVATION_RAW_SQL = `coalesce(o.raw, (SELECT substr(f.data, o.frame_offset + 1, o.frame_length) FROM frames f
   WHERE f.exchange_id = o.exchange_id AND f.seq = o.seq AND o.frame_offset IS NOT NULL))`;
 
-/** OBSERVATION_RAW_SQL for an open recording: files of schema 1 (read as they are) have only `raw`. */
+/** Whether the recording's observations can point into frames (schema 2); files of schema 1 are read as they are. */
+export function hasFrameSlices(db: Db): boolean {
+  return (db.pragma('user_version', { simple: true }) as number) >= 2;
+}
+
+/** OBSERVATION_RAW_SQL for an open recording: files of schema 1 have only `raw`. */
 export function observationRawSql(db: Db): string {
-  return (db.pragma('user_version', { simple: true }) as number) >= 2 ? OBSERVATION_RAW_SQL : 'o.raw';
+  return hasFrameSlices(db) ? OBSERVATION_RAW_SQL : 'o.raw';
 }
 
 /**
