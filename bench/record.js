@@ -19,16 +19,11 @@
  * before it exits.
  */
 const { spawn, execFileSync } = require('node:child_process');
-const { existsSync, mkdirSync, readFileSync, rmSync } = require('node:fs');
+const { existsSync, mkdirSync, rmSync, writeFileSync } = require('node:fs');
 const net = require('node:net');
 const { join } = require('node:path');
+const { opt, flag, children, start, track, stop, freePort, cpuSeconds, rssMb } = require('./harness');
 
-const args = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : def;
-};
-const flag = (name) => args.includes(`--${name}`);
 const EVENTS = Number(opt('events', 200000));
 const SIZE = Number(opt('size', 1024));
 const SECONDS = Number(opt('seconds', 5));
@@ -38,36 +33,6 @@ const CLIENTS = opt('client', 'count,decode').split(',');
 const WRK = '/usr/bin/wrk';
 const MITMDUMP = '/usr/bin/mitmdump';
 const OUT = join(__dirname, 'out');
-const children = new Set();
-
-function start(cmd, argv, { ready = /listening (\d+)/ } = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
-    children.add(child);
-    child.on('exit', () => children.delete(child));
-    let out = '';
-    const onData = (d) => {
-      out += d;
-      const m = ready.exec(out);
-      if (m) {
-        child.stdout.off('data', onData);
-        child.stdout.resume();
-        resolve({ child, port: Number(m[1]) });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', (d) => (out += d));
-    child.on('exit', (code) => reject(new Error(`${cmd} ${argv.join(' ')} exited ${code}: ${out}`)));
-  });
-}
-
-function stop(child, signal = 'SIGTERM') {
-  if (!child || child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', resolve);
-    child.kill(signal);
-  });
-}
 
 function waitForPort(port, ms = 10000) {
   const deadline = Date.now() + ms;
@@ -84,15 +49,6 @@ function waitForPort(port, ms = 10000) {
   });
 }
 
-function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 function wrk(url, connections, seconds) {
   const out = execFileSync(WRK, ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', url], { encoding: 'utf8' });
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)[1]);
@@ -103,32 +59,12 @@ function wrk(url, connections, seconds) {
   return { rps, requests, p50ms, errors: errors ? errors[0] : '' };
 }
 
-function cpuSeconds(pid) {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return NaN;
-  }
-}
-
-function rssMb(pid) {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : NaN;
-  } catch {
-    return NaN;
-  }
-}
-
 function runNode(script, argv) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(__dirname, script), ...argv], { stdio: ['ignore', 'pipe', 'inherit'] });
-    children.add(child);
+    const child = track(spawn(process.execPath, [join(__dirname, script), ...argv], { stdio: ['ignore', 'pipe', 'inherit'] }));
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('exit', (code) => {
-      children.delete(child);
       code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`${script} exited ${code}`));
     });
   });
@@ -171,9 +107,7 @@ async function startProxy(kind, upstream, dbName) {
     case 'mitmdump -w': {
       const port = await freePort();
       const file = freshDb('mitm.flows');
-      const child = spawn(MITMDUMP, ['-q', '--mode', `reverse:${upstream}`, '--listen-host', '127.0.0.1', '-p', String(port), '-w', file], { stdio: 'ignore' });
-      children.add(child);
-      child.on('exit', () => children.delete(child));
+      const child = track(spawn(MITMDUMP, ['-q', '--mode', `reverse:${upstream}`, '--listen-host', '127.0.0.1', '-p', String(port), '-w', file], { stdio: 'ignore' }));
       await waitForPort(port, 20000);
       return { child, port };
     }
@@ -309,7 +243,7 @@ async function main() {
     ])}\n`);
   }
   mkdirSync(OUT, { recursive: true });
-  require('node:fs').writeFileSync(join(OUT, 'record.json'), JSON.stringify(report, null, 2));
+  writeFileSync(join(OUT, 'record.json'), JSON.stringify(report, null, 2));
 }
 
 const cleanup = () => {

@@ -16,66 +16,23 @@
  * installed with npm into a temp directory outside the repository the first time.
  * Prints a table and writes bench/out/replay/replay.json; stops everything it started.
  */
-const { spawn, execFileSync } = require('node:child_process');
+const { execFileSync } = require('node:child_process');
 const { existsSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
 const net = require('node:net');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const fixtures = require('./replay-fixtures');
+const { opt, flag, start, stop, stopAll, freePort, cpuSeconds } = require('./harness');
 
-const args = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : def;
-};
 const SECONDS = Number(opt('seconds', 5));
 const CONNECTIONS = Number(opt('connections', 10));
 const ROUNDS = Number(opt('rounds', 3));
 const LARGE = Number(opt('large', 100000));
-const SKIP_TALKBACK = args.includes('--skip-talkback');
+const SKIP_TALKBACK = flag('skip-talkback');
 const WRK = '/usr/bin/wrk';
 const OUT = join(__dirname, 'out', 'replay');
 const TALKBACK_DIR = join(tmpdir(), 'kubetape-bench-talkback-4.2.0');
-const children = new Set();
 const BASELINE = 'bare node:http (fixed answer)';
-
-function start(cmd, argv) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
-    children.add(child);
-    child.on('exit', () => children.delete(child));
-    let out = '';
-    const onData = (d) => {
-      out += d;
-      const m = /listening (\d+)/.exec(out);
-      if (m) {
-        child.stdout.off('data', onData);
-        child.stdout.resume();
-        resolve({ child, port: Number(m[1]) });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', (d) => (out += d));
-    child.on('exit', (code) => reject(new Error(`${cmd} ${argv.join(' ')} exited ${code}: ${out}`)));
-  });
-}
-
-function stop(child) {
-  if (!child || child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', resolve);
-    child.kill('SIGTERM');
-  });
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** One GET with exactly the headers wrk sends (Host, Accept): talkback matches every other request header too. */
 function get(port, path) {
@@ -106,12 +63,6 @@ function wrk(port, script, seconds) {
   return { rps, non2xx, p50 };
 }
 
-/** CPU time (user + system, ms) a process has used: /proc/PID/stat utime + stime, in clock ticks of 10 ms. */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 function ensureTalkback() {
   const module = join(TALKBACK_DIR, 'node_modules', 'talkback');
   if (!existsSync(join(module, 'package.json'))) {
@@ -132,10 +83,10 @@ async function measure(row) {
     const check = await get(server.port, fixtures.pathOf(0));
     if (check.status !== 200 || check.body !== fixtures.bodyOf(0)) throw new Error(`${row.server} did not answer the recorded body: ${check.status} ${check.body.slice(0, 200)}`);
     wrk(server.port, row.script, 2); // warm-up: JIT, caches
-    const cpu0 = cpuMs(server.child.pid);
+    const cpu0 = cpuSeconds(server.child.pid);
     const result = wrk(server.port, row.script, SECONDS);
     // Server CPU per request: what the server itself costs, whatever else the machine is running.
-    result.cpuUsPerRequest = ((cpuMs(server.child.pid) - cpu0) * 1000) / (result.rps * SECONDS);
+    result.cpuUsPerRequest = ((cpuSeconds(server.child.pid) - cpu0) * 1e6) / (result.rps * SECONDS);
     if (result.non2xx > 0) throw new Error(`${row.server}: ${result.non2xx} non-2xx answers in ${row.name}`);
     return result;
   } finally {
@@ -174,7 +125,8 @@ async function main() {
     }
   }
 
-  const cmd = `node bench/replay.js${args.length ? ` ${args.join(' ')}` : ''}`;
+  const argv = process.argv.slice(2);
+  const cmd = `node bench/replay.js${argv.length ? ` ${argv.join(' ')}` : ''}`;
   const line = (cells) => `| ${cells.join(' | ')} |`;
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   console.log(`\n${cmd}  (wrk -t1 -c${CONNECTIONS} -d${SECONDS}s${ROUNDS > 1 ? `, best of ${ROUNDS} rounds` : ''}; load average at the end ${load})\n`);
@@ -201,7 +153,7 @@ async function main() {
   writeFileSync(join(OUT, 'replay.json'), `${JSON.stringify({ command: cmd, connections: CONNECTIONS, seconds: SECONDS, load: readFileSync('/proc/loadavg', 'utf8').trim(), rows: rows.map(({ talkback: _t, fixture: _f, script: _s, ...r }) => r), checks }, null, 2)}\n`);
 }
 
-const cleanup = () => Promise.all([...children].map((c) => stop(c)));
+const cleanup = stopAll;
 process.once('SIGINT', () => cleanup().then(() => process.exit(130)));
 main().then(cleanup, async (err) => {
   process.stderr.write(`${err.stack}\n`);
