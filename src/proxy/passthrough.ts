@@ -106,10 +106,16 @@ export class Passthrough {
     return done;
   }
 
+  /**
+   * The kubeconfig's credentials replace the client's on the request's own headers: http-proxy-3's
+   * `headers` option costs ~35 µs of CPU per request (a bare passthrough spends ~155 µs in all).
+   */
   private options(req: IncomingMessage, extra: ServerOptions): ServerOptions {
-    const auth = this.upstream.authHeaders();
-    if (this.upstream.replacesCredentials) delete req.headers.authorization; // replaced, never forwarded
-    return { target: this.upstream.target, headers: auth, ...extra };
+    if (this.upstream.replacesCredentials) {
+      delete req.headers.authorization; // replaced, never forwarded
+      for (const [name, value] of Object.entries(this.upstream.authHeaders())) req.headers[name.toLowerCase()] = value;
+    }
+    return { target: this.upstream.target, ...extra };
   }
 
   private relay(proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse): void {
