@@ -21,6 +21,9 @@ export class ExchangeTap {
   private readonly head: ExchangeHead;
   private requestParts: Buffer[] | null = [];
   private responseParts: Buffer[] = [];
+  /** A streamed body's chunks from the current socket read, and when the read arrived. */
+  private readParts: Buffer[] | null = null;
+  private readAt = 0;
   private opened = false;
   private finished = false;
   private failure: { outcome: Outcome; error: string } | undefined;
@@ -67,14 +70,32 @@ export class ExchangeTap {
     }
   }
 
+  /**
+   * A streamed body is recorded one frame per arrival: the HTTP chunks one socket read delivers
+   * (an apiserver sends each watch event as a chunk of its own) are emitted synchronously, so they
+   * are collected until the read's microtasks run and sent as one frame, with the read's time.
+   */
   responseData(chunk: Buffer): void {
     if (this.finished) return;
     if (this.head.streamed) {
-      const data = this.queue.span(chunk);
-      if (data) this.queue.send({ k: 'chunk', id: this.id, at: performance.now() - this.t0, data });
+      if (this.readParts) {
+        this.readParts.push(chunk);
+        return;
+      }
+      this.readParts = [chunk];
+      this.readAt = performance.now() - this.t0;
+      queueMicrotask(() => this.sendRead());
     } else if (!this.head.upgrade) {
       this.responseParts.push(chunk);
     }
+  }
+
+  private sendRead(): void {
+    const parts = this.readParts;
+    if (!parts) return;
+    this.readParts = null;
+    const data = this.queue.span(concat(parts));
+    if (data) this.queue.send({ k: 'chunk', id: this.id, at: this.readAt, data });
   }
 
   /** Names the fault rules that produced or altered this exchange (`exchanges.injected`). */
@@ -90,6 +111,7 @@ export class ExchangeTap {
   /** Records the end of the exchange, once. `outcome` applies unless a failure was marked. */
   finish(outcome: Outcome, error?: string): void {
     if (this.finished) return;
+    this.sendRead();
     this.finished = true;
     const end = this.failure ?? { outcome, error };
     const durationMs = performance.now() - this.t0;

@@ -29,6 +29,8 @@ export class StreamRecorder {
   private gzipBytes = 0;
   private lastAt = 0;
   events = 0;
+  /** Whole events framed so far, decoded or not (the index in `watch event N` errors). */
+  private framed = 0;
 
   /** Frames written so far. */
   get frames(): number {
@@ -121,11 +123,12 @@ export class StreamRecorder {
    */
   private event(frame: Buffer, at: number, seq: number, frameOffset: number | null): void {
     const { ctx } = this;
+    const index = this.framed++;
     let event;
     try {
       event = this.protobuf ? decodeProtobufWatchFrame(frame) : decodeJsonWatchFrame(frame);
     } catch (err) {
-      this.noteError(`watch event ${seq}: ${(err as Error).message}`);
+      this.noteError(`watch event ${index}: ${(err as Error).message}`);
       return;
     }
     this.events++;

@@ -39,6 +39,12 @@ describe('watch streams against a scripted upstream', () => {
       if (url.pathname.endsWith('/held/configmaps')) {
         res.write(event('first', 10));
         release = () => res.end(event('second', 11));
+      } else if (url.pathname.endsWith('/burst/configmaps')) {
+        // As an apiserver sends a burst: each event a chunk of its own, the chunks in one write.
+        res.cork();
+        for (let i = 1; i <= 5; i++) res.write(event(`b${i}`, 40 + i));
+        res.uncork();
+        setTimeout(() => res.end(), 20);
       } else if (url.pathname.endsWith('/reset/configmaps')) {
         res.write(event('only', 20));
         setTimeout(() => res.socket?.destroy(), 50);
@@ -55,6 +61,19 @@ describe('watch streams against a scripted upstream', () => {
   });
 
   const watchUrl = (ns: string) => `${rec.url}/api/v1/namespaces/${ns}/configmaps?watch=true`;
+
+  test('events that arrive in one read, a chunk each, are one frame; the client gets them as sent', async () => {
+    const res = await httpRequest(watchUrl('burst'));
+    const sent = [1, 2, 3, 4, 5].map((i) => event(`b${i}`, 40 + i)).join('');
+    expect(res.body.toString()).toBe(sent);
+    await rec.flush();
+    const [ex] = rows<any>(db, "SELECT id FROM exchanges WHERE namespace = 'burst'");
+    const frames = rows<any>(db, 'SELECT data FROM frames WHERE exchange_id = ? ORDER BY seq', ex.id);
+    expect(frames).toHaveLength(1);
+    expect(Buffer.from(frames[0].data).toString()).toBe(sent);
+    const names = rows<any>(db, 'SELECT name FROM observations WHERE exchange_id = ? ORDER BY id', ex.id);
+    expect(names.map((o) => o.name)).toEqual(['b1', 'b2', 'b3', 'b4', 'b5']);
+  });
 
   test('an event reaches the client while the upstream still holds the stream open', async () => {
     const lines: string[] = [];
