@@ -5,6 +5,7 @@
  *
  *   node bench/record.js [--events 200000] [--size 1024] [--seconds 5] [--rounds 3] [--watch-rounds 2]
  *                        [--skip-gets] [--skip-watch] [--skip-mitm] [--client count,decode]
+ *                        [--chunks event,batch]
  *
  * Every server is its own process on 127.0.0.1: a trivial upstream (bench/record-upstream.js),
  * a bare http-proxy-3 passthrough with its default options (bench/record-bare-proxy.js),
@@ -12,6 +13,8 @@
  *  - small GETs: wrk, 10 connections for req/s, then 1 connection for p50 latency;
  *  - one watch of N ~1 KiB events (JSON, then protobuf) read by bench/record-watch-client.js,
  *    with the proxy's RSS sampled every 100 ms, and the events counted in the file afterwards;
+ *    the upstream sends each event as an HTTP chunk of its own, as an apiserver does (`--chunks event`),
+ *    or ~64 KiB of events per chunk (`--chunks batch`: far fewer 'data' events for the proxies);
  *    by two clients: `count` only finds event boundaries (the proxy's ceiling), `decode` parses
  *    each event as a watch client does (JSON.parse; protobuf: envelope and object metadata).
  * Rounds alternate between the servers and each keeps its best, so that load from elsewhere on
@@ -30,6 +33,7 @@ const SECONDS = Number(opt('seconds', 5));
 const ROUNDS = Number(opt('rounds', 3));
 const WATCH_ROUNDS = Number(opt('watch-rounds', 2));
 const CLIENTS = opt('client', 'count,decode').split(',');
+const CHUNKS = opt('chunks', 'event,batch').split(',');
 const WRK = '/usr/bin/wrk';
 const MITMDUMP = '/usr/bin/mitmdump';
 const OUT = join(__dirname, 'out');
@@ -147,20 +151,20 @@ async function smallGets(upstream) {
   return [...best.values()];
 }
 
-async function watchOnce(kind, upstream, encoding, client) {
+async function watchOnce(kind, upstream, encoding, client, chunks) {
   const p = await startProxy(kind, upstream, `bench-watch-${encoding}.db`);
   const pid = p.child?.pid;
   const rss = [];
   const sampler = pid ? setInterval(() => rss.push(rssMb(pid)), 100) : null;
   const cpu0 = pid ? cpuSeconds(pid) : NaN;
-  const url = `http://127.0.0.1:${p.port}/api/v1/namespaces/fh/configmaps?watch=1&events=${EVENTS}&size=${SIZE}`;
+  const url = `http://127.0.0.1:${p.port}/api/v1/namespaces/fh/configmaps?watch=1&events=${EVENTS}&size=${SIZE}&chunks=${chunks}`;
   const result = await runNode('record-watch-client.js', [url, String(EVENTS), encoding, client]);
   const cpu = pid ? cpuSeconds(pid) - cpu0 : NaN;
   if (sampler) clearInterval(sampler);
   const t0 = Date.now();
   await stop(p.child);
   const closeMs = Date.now() - t0;
-  const row = { kind, encoding, client, eventsPerSec: result.eventsPerSec, received: result.events, seconds: result.seconds, proxyCpuSeconds: cpu };
+  const row = { kind, encoding, client, chunks, eventsPerSec: result.eventsPerSec, received: result.events, seconds: result.seconds, proxyCpuSeconds: cpu };
   if (rss.length) {
     const valid = rss.filter(Number.isFinite);
     row.rssMaxMb = Math.max(...valid);
@@ -168,16 +172,16 @@ async function watchOnce(kind, upstream, encoding, client) {
     row.rssLastMb = valid[valid.length - 1];
   }
   if (p.db) Object.assign(row, { closeMs, recorded: countRecorded(p.db) });
-  process.stderr.write(`  ${kind} ${encoding} (${client} client): ${row.eventsPerSec} events/s${row.rssMaxMb ? `, RSS max ${row.rssMaxMb.toFixed(0)} MB` : ''}${row.recorded ? `, file: ${row.recorded.frames} frames ${row.recorded.observations} observations (${row.recorded.integrity})` : ''}\n`);
+  process.stderr.write(`  ${kind} ${encoding} (${client} client, ${chunks} chunks): ${row.eventsPerSec} events/s${row.rssMaxMb ? `, RSS max ${row.rssMaxMb.toFixed(0)} MB` : ''}${row.recorded ? `, file: ${row.recorded.frames} frames ${row.recorded.observations} observations (${row.recorded.integrity})` : ''}\n`);
   return row;
 }
 
-async function watches(upstream, encoding, client) {
+async function watches(upstream, encoding, client, chunks) {
   const kinds = ['direct', 'bare http-proxy-3', 'kubetape record'];
   const best = new Map();
   for (let round = 1; round <= WATCH_ROUNDS; round++) {
     for (const kind of kinds) {
-      const row = await watchOnce(kind, upstream, encoding, client);
+      const row = await watchOnce(kind, upstream, encoding, client, chunks);
       if (!best.has(kind) || row.eventsPerSec > best.get(kind).eventsPerSec) best.set(kind, row);
     }
   }
@@ -204,8 +208,10 @@ async function main() {
     if (!flag('skip-watch')) {
       process.stderr.write(`watch of ${EVENTS} events of ~${SIZE} bytes\n`);
       report.watch = [];
-      for (const client of CLIENTS) {
-        for (const encoding of ['json', 'protobuf']) report.watch.push(...(await watches(upstream, encoding, client)));
+      for (const chunks of CHUNKS) {
+        for (const client of CLIENTS) {
+          for (const encoding of ['json', 'protobuf']) report.watch.push(...(await watches(upstream, encoding, client, chunks)));
+        }
       }
     }
   } finally {
@@ -229,9 +235,10 @@ async function main() {
   }
   if (report.watch) {
     process.stdout.write(`\nOne watch of ${EVENTS} events of ~${SIZE} bytes (best of ${WATCH_ROUNDS} rounds)\n`);
-    const bareOf = (r) => report.watch.find((b) => b.kind === 'bare http-proxy-3' && b.encoding === r.encoding && b.client === r.client);
+    const bareOf = (r) => report.watch.find((b) => b.kind === 'bare http-proxy-3' && b.encoding === r.encoding && b.client === r.client && b.chunks === r.chunks);
     process.stdout.write(`${table(report.watch, [
       ['server', (r) => r.kind],
+      ['upstream chunks', (r) => r.chunks],
       ['encoding', (r) => r.encoding],
       ['client', (r) => r.client],
       ['events/s', (r) => r.eventsPerSec],
