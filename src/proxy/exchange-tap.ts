@@ -94,7 +94,7 @@ export class ExchangeTap {
     const parts = this.readParts;
     if (!parts) return;
     this.readParts = null;
-    const data = this.queue.span(concat(parts));
+    const data = this.queue.spanOf(parts);
     if (data) this.queue.send({ k: 'chunk', id: this.id, at: this.readAt, data });
   }
 

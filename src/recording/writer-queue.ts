@@ -63,6 +63,13 @@ export class RecordingQueue {
     return span;
   }
 
+  /** One span over several buffers, end to end in the batch (not joined here: the batch copies each once). */
+  spanOf(bufs: readonly Buffer[]): Span | null {
+    const off = this.pendingBytes;
+    for (const buf of bufs) this.span(buf);
+    return this.pendingBytes > off ? { off, len: this.pendingBytes - off } : null;
+  }
+
   send(msg: WriterMessage): void {
     if (this.closed || this.failed) {
       this.dropBatch();
@@ -109,7 +116,8 @@ export class RecordingQueue {
       this.timer = undefined;
     }
     if (this.msgs.length === 0) return;
-    const data = new Uint8Array(new ArrayBuffer(this.pendingBytes));
+    // Not zero-filled (every byte is copied over), and the only view of its ArrayBuffer: transferable.
+    const data = Buffer.allocUnsafeSlow(this.pendingBytes);
     let off = 0;
     for (const part of this.parts) {
       data.set(part, off);
