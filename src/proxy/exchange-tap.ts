@@ -74,6 +74,7 @@ export class ExchangeTap {
    * A streamed body is recorded one frame per arrival: the HTTP chunks one socket read delivers
    * (an apiserver sends each watch event as a chunk of its own) are emitted synchronously, so they
    * are collected until the read's microtasks run and sent as one frame, with the read's time.
+   * (Chunks held back while the body was paused arrive together on resume, and are one frame too.)
    */
   responseData(chunk: Buffer): void {
     if (this.finished) return;
