@@ -180,7 +180,7 @@ function scanJsonWatchFrame(frame: Buffer): DecodedWatchEvent | null {
   if (!bytesAt(frame, 0, EVENT_PREFIX)) return null;
   const typeEnd = frame.indexOf(0x22, EVENT_PREFIX.length);
   if (typeEnd < 0 || !bytesAt(frame, typeEnd, OBJECT_MEMBER)) return null;
-  const type = frame.toString('latin1', EVENT_PREFIX.length, typeEnd);
+  const type = EVENT_TYPES.find(frame, EVENT_PREFIX.length, typeEnd) ?? frame.toString('latin1', EVENT_PREFIX.length, typeEnd);
   if (!/^[A-Z]+$/.test(type)) return null;
   let last = frame.length - 1;
   while (last >= 0 && (frame[last] === 0x0a || frame[last] === 0x0d || frame[last] === 0x20 || frame[last] === 0x09)) last--;
@@ -196,11 +196,49 @@ function scanJsonWatchFrame(frame: Buffer): DecodedWatchEvent | null {
     return null; // the full parse names what is wrong
   }
   const meta = metadata.spans ?? [];
-  const kind = stringAt(frame, object[0]) ?? '';
+  const kind = recentKind.at(frame, object[0]) ?? '';
   if (kind === 'Status' || kind === 'Table') return null;
-  const [name, namespace, uid, resourceVersion] = meta.map((span) => stringAt(frame, span));
-  return { type, object: jsonObject(stringAt(frame, object[1]) ?? '', kind, { name, namespace, uid, resourceVersion }, frame.subarray(start, last)) };
+  const name = stringAt(frame, meta[0]);
+  const namespace = recentNamespace.at(frame, meta[1]);
+  const [uid, resourceVersion] = [stringAt(frame, meta[2]), stringAt(frame, meta[3])];
+  return { type, object: jsonObject(recentApiVersion.at(frame, object[1]) ?? '', kind, { name, namespace, uid, resourceVersion }, frame.subarray(start, last)) };
 }
+
+/**
+ * The string of the last span it decoded, reused while the next span holds the same bytes: a
+ * watch repeats its events' type, kind, apiVersion and (mostly) namespace, and making each of them
+ * a new string is a measurable part of scanning an event.
+ */
+class RecentString {
+  private bytes: Buffer = Buffer.alloc(0);
+  private text: string | undefined;
+
+  at(buf: Buffer, span: Span | undefined): string | undefined {
+    if (!span) return undefined;
+    const length = span.end - span.start;
+    if (this.text !== undefined && length === this.bytes.length && sameBytes(buf, span.start, this.bytes)) return this.text;
+    const text = stringAt(buf, span);
+    if (length <= MAX_RECENT_BYTES) {
+      this.bytes = Buffer.from(buf.subarray(span.start, span.end));
+      this.text = text;
+    }
+    return text;
+  }
+}
+
+const MAX_RECENT_BYTES = 128;
+const recentKind = new RecentString();
+const recentApiVersion = new RecentString();
+const recentNamespace = new RecentString();
+
+/** The watch event types, matched as bytes (no string made per event). */
+const EVENT_TYPES = {
+  names: ['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR'].map((name) => ({ name, bytes: Buffer.from(name) })),
+  find(buf: Buffer, start: number, end: number): string | undefined {
+    for (const { name, bytes } of this.names) if (bytes.length === end - start && sameBytes(buf, start, bytes)) return name;
+    return undefined;
+  },
+};
 
 const OBJECT_KEYS = ['kind', 'apiVersion', 'metadata'].map((key) => Buffer.from(key));
 const METADATA_KEYS = ['name', 'namespace', 'uid', 'resourceVersion'].map((key) => Buffer.from(key));

@@ -325,6 +325,19 @@ describe('JSON watch frames: the fast path reads what a full parse reads', () =>
     expect(fields(text)).toMatchObject({ name: 'x', rv: '3', raw: JSON.stringify({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'x', resourceVersion: '3' } }).slice(0, -1) + ',"data":{"a":tru}}' });
   });
 
+  it('fields that repeat from event to event (type, kind, apiVersion, namespace) are reused only while their bytes are the same', () => {
+    const event = (type: string, kind: string, apiVersion: string, namespace: string) =>
+      `{"type":"${type}","object":{"kind":"${kind}","apiVersion":"${apiVersion}","metadata":{"name":"n","namespace":"${namespace}","resourceVersion":"1"}}}`;
+    const seen = [
+      event('ADDED', 'ConfigMap', 'v1', 'a'), event('ADDED', 'ConfigMap', 'v1', 'a'), event('MODIFIED', 'Secret', 'v1', 'b'),
+      event('DELETED', 'Widget', 'example.com/v1', 'a'), event('CUSTOM', 'Widget', 'example.com/v2', ''), event('ADDED', 'Widget', 'example.com/v2', 'a\u0062'),
+    ].map((text) => fields(text));
+    expect(seen.map((f) => [f.type, f.kind, f.apiVersion, f.namespace])).toEqual([
+      ['ADDED', 'ConfigMap', 'v1', 'a'], ['ADDED', 'ConfigMap', 'v1', 'a'], ['MODIFIED', 'Secret', 'v1', 'b'],
+      ['DELETED', 'Widget', 'example.com/v1', 'a'], ['CUSTOM', 'Widget', 'example.com/v2', ''], ['ADDED', 'Widget', 'example.com/v2', 'ab'],
+    ]);
+  });
+
   it('a member after the object, or broken structure inside it, takes the full parse (and its error)', () => {
     expect(fields(`{"type":"ADDED","object":${object},"extra":1}`).raw).toBe(JSON.stringify(JSON.parse(object)));
     expect(() => decodeWatchFrame(JSON_TYPE, frame('{"type":"ADDED","object":{"kind":"ConfigMap","metadata":{"name":"x"}')) ).toThrow(WireError);
