@@ -172,9 +172,12 @@ const OBJECT_MEMBER = Buffer.from('","object":');
 
 /**
  * The watch frame as the apiserver writes it, `{"type":"T","object":{…}}\n`, read without parsing
- * the object: its members are located by structure (brackets, strings) and only kind, apiVersion
- * and the identifying metadata are decoded; a value deeper in the object that is not valid JSON
- * goes unnoticed. Null for any other layout, a Status or a Table: those take the full parse.
+ * the object: its members are located by structure (brackets, strings) only until kind, apiVersion
+ * and the identifying metadata (name, namespace, uid, resourceVersion) are found, and only those
+ * are decoded. The rest of the object (most of a Pod: managedFields, spec, status) is not read:
+ * the object is taken to end at the event's last brace, and what it holds after its metadata,
+ * valid JSON or not, goes unnoticed. Null for any other layout, a Status or a Table: those take
+ * the full parse.
  */
 function scanJsonWatchFrame(frame: Buffer): DecodedWatchEvent | null {
   if (!bytesAt(frame, 0, EVENT_PREFIX)) return null;
@@ -189,8 +192,8 @@ function scanJsonWatchFrame(frame: Buffer): DecodedWatchEvent | null {
   let object: Array<Span | undefined>;
   const metadata: NestedPick = { at: 2, names: METADATA_KEYS };
   try {
-    const picked = pickMembers(frame, start, last, OBJECT_KEYS, metadata);
-    if (picked.end !== last) return null;
+    const picked = pickMembers(frame, start, last, OBJECT_KEYS, metadata, true);
+    if (picked.end >= 0 ? picked.end !== last : !endsObject(frame, start, last)) return null;
     object = picked.spans;
   } catch {
     return null; // the full parse names what is wrong
@@ -239,6 +242,17 @@ const EVENT_TYPES = {
     return undefined;
   },
 };
+
+/**
+ * Whether the object that starts at `start` plausibly ends just before `last` (the event's closing
+ * brace): its own closing brace is there. A member after `object` with a scalar or string value
+ * fails this and takes the full parse.
+ */
+function endsObject(frame: Buffer, start: number, last: number): boolean {
+  let p = last - 1;
+  while (p > start && (frame[p] === 0x20 || frame[p] === 0x0a || frame[p] === 0x0d || frame[p] === 0x09)) p--;
+  return p > start && frame[p] === 0x7d;
+}
 
 const OBJECT_KEYS = ['kind', 'apiVersion', 'metadata'].map((key) => Buffer.from(key));
 const METADATA_KEYS = ['name', 'namespace', 'uid', 'resourceVersion'].map((key) => Buffer.from(key));

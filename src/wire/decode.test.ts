@@ -338,8 +338,32 @@ describe('JSON watch frames: the fast path reads what a full parse reads', () =>
     ]);
   });
 
+  it.each([
+    ['an unstructured object (members in alphabetical order, uid last)',
+      '{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"annotations":{"uid":"no"},"creationTimestamp":"2026-01-01T00:00:00Z","managedFields":[{"manager":"m","fieldsV1":{"f:spec":{}}}],"name":"w","namespace":"ns","resourceVersion":"9","uid":"u-9"},"spec":{"size":3}}'],
+    ['a cluster-scoped object (no namespace: all of metadata is read)',
+      '{"kind":"Node","apiVersion":"v1","metadata":{"name":"node-1","uid":"u-n","resourceVersion":"5","managedFields":[{"manager":"kubelet"}]},"status":{"conditions":[{"type":"Ready"}]}}'],
+    ['an object whose identifying fields come first (a Pod)',
+      '{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p","namespace":"ns","uid":"u-p","resourceVersion":"6","labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"i"}]},"status":{"phase":"Running"}}'],
+  ])('%s: the fast path reads what the full parse reads', (_what, obj) => {
+    const text = `{"type":"MODIFIED","object":${obj}}`;
+    const parsed = JSON.parse(obj);
+    expect(fields(text)).toEqual({
+      type: 'MODIFIED', kind: parsed.kind, apiVersion: parsed.apiVersion, name: parsed.metadata.name, namespace: parsed.metadata.namespace ?? '',
+      uid: parsed.metadata.uid, rv: parsed.metadata.resourceVersion, form: 'object', raw: obj,
+    });
+  });
+
+  it('what follows the identifying metadata is not read: broken JSON there passes the fast path (the full parse would refuse it)', () => {
+    const obj = '{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p","namespace":"ns","uid":"u","resourceVersion":"4","labels":{"a":}},"spec":{"x":[}}';
+    const text = `{"type":"ADDED","object":${obj}}`;
+    expect(() => JSON.parse(text)).toThrow();
+    expect(fields(text)).toMatchObject({ name: 'p', namespace: 'ns', uid: 'u', rv: '4', raw: obj });
+  });
+
   it('a member after the object, or broken structure inside it, takes the full parse (and its error)', () => {
     expect(fields(`{"type":"ADDED","object":${object},"extra":1}`).raw).toBe(JSON.stringify(JSON.parse(object)));
+    expect(fields(`{"type":"ADDED","object":${object},"extra":"s"}`).raw).toBe(JSON.stringify(JSON.parse(object)));
     expect(() => decodeWatchFrame(JSON_TYPE, frame('{"type":"ADDED","object":{"kind":"ConfigMap","metadata":{"name":"x"}')) ).toThrow(WireError);
   });
 });

@@ -80,29 +80,40 @@ function decodeKey(buf: Buffer, start: number, end: number): string {
  * The spans of the named members of the object at `pos` (`names` as UTF-8 bytes; undefined where
  * absent, the last duplicate wins) and the end of the object. Keys are compared as bytes, so the
  * members passed over cost no strings: the watch-event fast path reads five of an object's keys.
+ * `early`: stop as soon as every name (and every name of `nested`) is found, without reading the
+ * rest of the object; `end` is then -1 (and a later duplicate goes unseen).
  */
-export function pickMembers(buf: Buffer, pos: number, end: number, names: readonly Buffer[], nested?: NestedPick): { spans: Array<Span | undefined>; end: number } {
+export function pickMembers(buf: Buffer, pos: number, end: number, names: readonly Buffer[], nested?: NestedPick, early = false): { spans: Array<Span | undefined>; end: number } {
   const spans: Array<Span | undefined> = names.map(() => undefined);
+  let found = 0;
   const objectEnd = walkMembers(buf, pos, end, (keyStart, keyEnd, start) => {
     const index = nameIndex(buf, keyStart, keyEnd, names);
     let valueEnd: number;
     if (nested && index === nested.at && buf[start] === LBRACE) {
-      const inner = pickMembers(buf, start, end, nested.names);
+      // Inside, it may stop early only if this member is the last one missing out here.
+      const inner = pickMembers(buf, start, end, nested.names, undefined, early && found + (spans[index] ? 0 : 1) === names.length);
       nested.spans = inner.spans;
+      if (inner.end < 0) return STOP;
       valueEnd = inner.end;
     } else {
       valueEnd = skipValue(buf, start, end);
     }
-    if (index >= 0) spans[index] = { start, end: valueEnd };
-    return valueEnd;
+    if (index >= 0) {
+      if (!spans[index]) found++;
+      spans[index] = { start, end: valueEnd };
+    }
+    return early && found === names.length ? STOP : valueEnd; // (a nested member found was read whole, or stopped in)
   });
   return { spans, end: objectEnd };
 }
 
+/** Returned by a member callback of walkMembers to end the walk there (walkMembers then returns it). */
+const STOP = -1;
+
 /**
  * Walks the members of the object at `pos` (first non-whitespace byte must be '{'): for each,
  * `member` gets the key's span (quotes included) and where the value starts, and returns where
- * the value ends. Returns the end of the object.
+ * the value ends (or STOP to end the walk). Returns the end of the object, or STOP.
  */
 function walkMembers(buf: Buffer, pos: number, end: number, member: (keyStart: number, keyEnd: number, valueStart: number) => number): number {
   let p = skipWs(buf, pos, end);
@@ -115,7 +126,9 @@ function walkMembers(buf: Buffer, pos: number, end: number, member: (keyStart: n
     const keyEnd = skipString(buf, p, end);
     p = skipWs(buf, keyEnd, end);
     if (buf[p] !== COLON) throw new WireError(`':' expected after key ${buf.toString('utf8', keyStart, keyEnd)} at byte ${p}`);
-    p = skipWs(buf, member(keyStart, keyEnd, skipWs(buf, p + 1, end)), end);
+    const valueEnd = member(keyStart, keyEnd, skipWs(buf, p + 1, end));
+    if (valueEnd === STOP) return STOP;
+    p = skipWs(buf, valueEnd, end);
     if (buf[p] === COMMA) p = skipWs(buf, p + 1, end);
     else if (buf[p] === RBRACE) return p + 1;
     else throw new WireError(`',' or '}' expected at byte ${p}`);
