@@ -183,8 +183,9 @@ function scanJsonWatchFrame(frame: Buffer): DecodedWatchEvent | null {
   if (!bytesAt(frame, 0, EVENT_PREFIX)) return null;
   const typeEnd = frame.indexOf(0x22, EVENT_PREFIX.length);
   if (typeEnd < 0 || !bytesAt(frame, typeEnd, OBJECT_MEMBER)) return null;
-  const type = EVENT_TYPES.find(frame, EVENT_PREFIX.length, typeEnd) ?? frame.toString('latin1', EVENT_PREFIX.length, typeEnd);
-  if (!/^[A-Z]+$/.test(type)) return null;
+  const known = EVENT_TYPES.find(frame, EVENT_PREFIX.length, typeEnd);
+  const type = known ?? frame.toString('latin1', EVENT_PREFIX.length, typeEnd);
+  if (!known && !/^[A-Z]+$/.test(type)) return null;
   let last = frame.length - 1;
   while (last >= 0 && (frame[last] === 0x0a || frame[last] === 0x0d || frame[last] === 0x20 || frame[last] === 0x09)) last--;
   const start = typeEnd + OBJECT_MEMBER.length;

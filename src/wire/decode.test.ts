@@ -330,7 +330,7 @@ describe('JSON watch frames: the fast path reads what a full parse reads', () =>
       `{"type":"${type}","object":{"kind":"${kind}","apiVersion":"${apiVersion}","metadata":{"name":"n","namespace":"${namespace}","resourceVersion":"1"}}}`;
     const seen = [
       event('ADDED', 'ConfigMap', 'v1', 'a'), event('ADDED', 'ConfigMap', 'v1', 'a'), event('MODIFIED', 'Secret', 'v1', 'b'),
-      event('DELETED', 'Widget', 'example.com/v1', 'a'), event('CUSTOM', 'Widget', 'example.com/v2', ''), event('ADDED', 'Widget', 'example.com/v2', 'a\u0062'),
+      event('DELETED', 'Widget', 'example.com/v1', 'a'), event('CUSTOM', 'Widget', 'example.com/v2', ''), event('ADDED', 'Widget', 'example.com/v2', 'a\\u0062'),
     ].map((text) => fields(text));
     expect(seen.map((f) => [f.type, f.kind, f.apiVersion, f.namespace])).toEqual([
       ['ADDED', 'ConfigMap', 'v1', 'a'], ['ADDED', 'ConfigMap', 'v1', 'a'], ['MODIFIED', 'Secret', 'v1', 'b'],

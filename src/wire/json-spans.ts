@@ -80,8 +80,9 @@ function decodeKey(buf: Buffer, start: number, end: number): string {
  * The spans of the named members of the object at `pos` (`names` as UTF-8 bytes; undefined where
  * absent, the last duplicate wins) and the end of the object. Keys are compared as bytes, so the
  * members passed over cost no strings: the watch-event fast path reads five of an object's keys.
- * `early`: stop as soon as every name (and every name of `nested`) is found, without reading the
- * rest of the object; `end` is then -1 (and a later duplicate goes unseen).
+ * `early`: stop as soon as every name is found, without reading the rest of the object (inside
+ * `nested` too, once its names are found, when it is the last member missing); `end` is then -1,
+ * and a later duplicate goes unseen.
  */
 export function pickMembers(buf: Buffer, pos: number, end: number, names: readonly Buffer[], nested?: NestedPick, early = false): { spans: Array<Span | undefined>; end: number } {
   const spans: Array<Span | undefined> = names.map(() => undefined);
