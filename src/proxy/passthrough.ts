@@ -138,17 +138,36 @@ export class Passthrough {
       blocked &= ~bit;
       if (blocked === 0 && !proxyRes.destroyed) body.resume();
     };
+    const clientBehind = () => {
+      if (blocked & CLIENT_BLOCKED) return;
+      blocked |= CLIENT_BLOCKED;
+      res.once('drain', unblock(CLIENT_BLOCKED));
+      body.pause();
+    };
+    let corked = false;
     body.on('data', (chunk: Buffer) => {
       tap.responseData(chunk);
-      if (!res.write(chunk) && !(blocked & CLIENT_BLOCKED)) {
-        blocked |= CLIENT_BLOCKED;
-        res.once('drain', unblock(CLIENT_BLOCKED));
+      if (streamed) {
+        // The chunks of one socket read (an event each, from an apiserver) reach the client in one
+        // write, each still a chunk of its own, as soon as the read is handled.
+        if (!corked) {
+          corked = true;
+          res.cork();
+          queueMicrotask(() => {
+            corked = false;
+            res.uncork();
+            if (res.writableNeedDrain) clientBehind();
+          });
+        }
+        res.write(chunk);
+      } else if (!res.write(chunk)) {
+        clientBehind();
       }
       if (this.queue.full && !(blocked & RECORDER_BLOCKED)) {
         blocked |= RECORDER_BLOCKED;
         this.queue.whenDrained(unblock(RECORDER_BLOCKED));
+        body.pause();
       }
-      if (blocked) body.pause();
     });
     body.on('end', () => res.end());
     proxyRes.on('error', (err) => tap.fail('reset', `upstream: ${err.message}`));

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { startFakeApiserver, type FakeApiserver } from '../support/fake-apiserver';
 import { httpRequest } from '../support/http-client';
 import { record, type RecordServer } from '../../src/proxy';
-import { eventually, kubectl, rows, tempDir } from './support';
+import { eventually, kubectl, rows, sleep, tempDir } from './support';
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
@@ -25,6 +25,7 @@ describe('watch streams against a scripted upstream', () => {
   const open = new Set<http.ServerResponse>();
   const closed: string[] = [];
   let release: () => void = () => undefined;
+  const flood = { written: 0 };
 
   beforeAll(async () => {
     upstream = http.createServer((req, res) => {
@@ -45,6 +46,17 @@ describe('watch streams against a scripted upstream', () => {
         for (let i = 1; i <= 5; i++) res.write(event(`b${i}`, 40 + i));
         res.uncork();
         setTimeout(() => res.end(), 20);
+      } else if (url.pathname.endsWith('/flood/configmaps')) {
+        // Writes ~1 KiB events for as long as the connection takes them, as fast as it does.
+        const pad = 'x'.repeat(900);
+        const pump = () => {
+          while (!res.destroyed) {
+            flood.written++;
+            const more = res.write(`${JSON.stringify({ type: 'ADDED', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: `f${flood.written}`, namespace: 'flood', resourceVersion: String(flood.written) }, data: { pad } } })}\n`);
+            if (!more) return void res.once('drain', pump);
+          }
+        };
+        pump();
       } else if (url.pathname.endsWith('/reset/configmaps')) {
         res.write(event('only', 20));
         setTimeout(() => res.socket?.destroy(), 50);
@@ -95,6 +107,20 @@ describe('watch streams against a scripted upstream', () => {
     expect(ex.outcome).toBe('complete');
     const frames = rows<any>(db, 'SELECT offset_ms FROM frames WHERE exchange_id = ? ORDER BY seq', ex.id);
     expect(frames).toHaveLength(2);
+  });
+
+  test('a client that stops reading holds the upstream back (the proxy does not buffer the stream); leaving ends it', async () => {
+    const req = http.get(watchUrl('flood'), (res) => res.pause());
+    // Kernel socket buffers take some megabytes; after that the upstream must wait, with nothing moving.
+    let before = -1;
+    for (let i = 0; i < 20 && !(flood.written > 0 && flood.written === before); i++) {
+      before = flood.written;
+      await sleep(500);
+    }
+    expect(flood.written).toBe(before); // no event written in the last half second
+    expect(flood.written).toBeLessThan(80_000); // of ~1 KiB each: the proxy did not take them all into memory
+    req.destroy();
+    expect(await eventually(() => closed.includes('/api/v1/namespaces/flood/configmaps'), 5000)).toBe(true);
   });
 
   test('a client that disconnects aborts the upstream watch (nothing left open), recorded as aborted', async () => {
