@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { UsageError } from '../cli/errors';
 
 export interface ListenAddress {
   host: string;
@@ -8,12 +9,12 @@ export interface ListenAddress {
 
 export const DEFAULT_LISTEN = '127.0.0.1:8001';
 
-/** Parses `HOST:PORT`, `:PORT`, `PORT` or `[::1]:PORT`; port 0 picks a free port. */
+/** Parses `HOST:PORT`, `:PORT`, `PORT` or `[::1]:PORT`; port 0 picks a free port. A bad value is a UsageError (one line, exit 2). */
 export function parseListen(value: string = DEFAULT_LISTEN): ListenAddress {
   const m = /^(?:\[([^\]]+)\]|([^:]*))?:?(\d+)$/.exec(value.trim());
-  if (!m) throw new Error(`--listen: expected HOST:PORT, got "${value}"`);
+  if (!m) throw new UsageError(`--listen: expected HOST:PORT, got "${value}"`);
   const port = Number(m[3]);
-  if (port > 65535) throw new Error(`--listen: port ${port} is out of range`);
+  if (port > 65535) throw new UsageError(`--listen: port ${port} is out of range`);
   return { host: m[1] ?? (m[2] || '127.0.0.1'), port };
 }
 

@@ -48,6 +48,7 @@ export interface RecordServer {
 /** Starts the recording proxy: every request goes to the upstream and into the recording. */
 export async function record(options: RecordOptions): Promise<RecordServer> {
   const log = (options.logger ?? silentLogger()).child({ component: 'record' });
+  const address = typeof options.listen === 'object' ? options.listen : parseListen(options.listen ?? DEFAULT_LISTEN);
   const faults = await FaultInjector.create(options.faults, { mode: 'record', log });
   const upstream = await resolveUpstream(options);
   let queue: RecordingQueue;
@@ -74,14 +75,13 @@ export async function record(options: RecordOptions): Promise<RecordServer> {
 
   let url: string;
   try {
-    const address = typeof options.listen === 'object' ? options.listen : parseListen(options.listen ?? DEFAULT_LISTEN);
     url = await listen(server, address);
     if (options.writeKubeconfig) writeClientKubeconfig(options.writeKubeconfig, url);
   } catch (err) {
     if (server.listening) await closeServer(server);
     upstream.close();
     await queue.close();
-    throw err instanceof Error && /^--listen/.test(err.message) ? new UsageError(err.message) : err;
+    throw err;
   }
   admin.add('GET', 'status', () => ({ mode: 'record', url, db: options.db, upstream: upstream.description, recording: queue.stats }));
   admin.add('POST', 'flush', () => queue.flush());

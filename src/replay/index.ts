@@ -56,7 +56,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayServer> {
   if (onMiss !== 'proxy' && (options.upstream || options.kubeconfig || options.context)) {
     throw new UsageError('--upstream, --kubeconfig and --context are only for --on-miss proxy');
   }
-  const listenAt = parseListenOrUsage(options.listen ?? '127.0.0.1:0');
+  const listenAt = parseListen(options.listen ?? '127.0.0.1:0');
   const faults = await FaultInjector.create(options.faults, { mode: 'replay', log });
 
   const db = openRecording(options.db, { readonly: onMiss !== 'proxy' });
@@ -129,14 +129,6 @@ export async function replay(options: ReplayOptions): Promise<ReplayServer> {
       return closing;
     },
   };
-}
-
-function parseListenOrUsage(value: string) {
-  try {
-    return parseListen(value);
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
 }
 
 function missForwarder(options: ReplayOptions, log: Logger): Promise<MissForwarder> {

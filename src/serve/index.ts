@@ -58,7 +58,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
   if (options.keepRevisions !== undefined && options.compactionWindowMs !== undefined) {
     throw new Error('give --compaction-window or --keep-revisions, not both');
   }
-  const listenAt = parseListenOrUsage(options.listen ?? '127.0.0.1:0');
+  const listenAt = parseListen(options.listen ?? '127.0.0.1:0');
   if (options.bookmarkIntervalMs !== undefined && !(options.bookmarkIntervalMs > 0)) {
     throw new UsageError(`--bookmark-interval must be longer than 0, got ${options.bookmarkIntervalMs / 1000}s`);
   }
@@ -159,13 +159,4 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
       if (ownKubeconfig) rmSync(kubeconfigPath, { force: true });
     },
   };
-}
-
-/** A bad `--listen` is a usage error (one line, exit 2), found before the store is rebuilt. */
-function parseListenOrUsage(value: string) {
-  try {
-    return parseListen(value);
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
 }

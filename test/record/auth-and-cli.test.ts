@@ -2,7 +2,7 @@
  * Upstream credentials from kubeconfigs (CA, token, kubectl's tokenFile, client certificate, exec
  * plugin, insecure-skip-tls-verify only where said), and the CLI's one-line errors with exit 2.
  */
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import YAML from 'yaml';
 import { startFakeApiserver, type FakeApiserver } from '../support/fake-apiserver';
 import { httpRequest } from '../support/http-client';
@@ -106,6 +106,10 @@ test('a wrong kubeconfig or context: UsageError from the library, one line and e
   }
   const both = await cli(['record', '--db', tmp.path('cli.db'), '--upstream', api.url, '--kubeconfig', api.kubeconfigPath]);
   expect(both.code).toBe(2);
+  // A bad --listen is found before anything starts: no recording file is made.
+  const badListen = await cli(['record', '--db', tmp.path('never.db'), '--upstream', api.url, '--listen', '127.0.0.1:99999']);
+  expect([badListen.code, badListen.stderr]).toEqual([2, 'kubetape: --listen: port 99999 is out of range\n']);
+  expect(existsSync(tmp.path('never.db'))).toBe(false);
 });
 
 test('a file that is not a kubetape recording: one line, exit 2 (record and inspect)', async () => {
