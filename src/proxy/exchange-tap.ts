@@ -21,7 +21,7 @@ export class ExchangeTap {
   private readonly head: ExchangeHead;
   private requestParts: Buffer[] | null = [];
   private responseParts: Buffer[] = [];
-  /** A streamed body's chunks from the current socket read, and when the read arrived. */
+  /** A streamed body's chunks of the current arrival, and when it began. */
   private readParts: Buffer[] | null = null;
   private readAt = 0;
   private opened = false;
@@ -71,27 +71,25 @@ export class ExchangeTap {
   }
 
   /**
-   * A streamed body is recorded one frame per arrival: the HTTP chunks one socket read delivers
-   * (an apiserver sends each watch event as a chunk of its own) are emitted synchronously, so they
-   * are collected until the read's microtasks run and sent as one frame, with the read's time.
-   * (Chunks held back while the body was paused arrive together on resume, and are one frame too.)
+   * A piece of the response body. A streamed body is recorded one frame per arrival: its chunks
+   * are collected until `arrived()` (the proxy calls it once the socket read that delivered them
+   * is handled; an apiserver sends each watch event as a chunk of its own).
    */
   responseData(chunk: Buffer): void {
     if (this.finished) return;
     if (this.head.streamed) {
-      if (this.readParts) {
-        this.readParts.push(chunk);
-        return;
+      if (!this.readParts) {
+        this.readParts = [];
+        this.readAt = performance.now() - this.t0;
       }
-      this.readParts = [chunk];
-      this.readAt = performance.now() - this.t0;
-      queueMicrotask(() => this.sendRead());
+      this.readParts.push(chunk);
     } else if (!this.head.upgrade) {
       this.responseParts.push(chunk);
     }
   }
 
-  private sendRead(): void {
+  /** The streamed chunks received since the last arrival are one: a frame, timed by the first of them. */
+  arrived(): void {
     const parts = this.readParts;
     if (!parts) return;
     this.readParts = null;
@@ -112,7 +110,7 @@ export class ExchangeTap {
   /** Records the end of the exchange, once. `outcome` applies unless a failure was marked. */
   finish(outcome: Outcome, error?: string): void {
     if (this.finished) return;
-    this.sendRead();
+    this.arrived();
     this.finished = true;
     const end = this.failure ?? { outcome, error };
     const durationMs = performance.now() - this.t0;

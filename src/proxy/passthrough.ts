@@ -144,17 +144,19 @@ export class Passthrough {
       res.once('drain', unblock(CLIENT_BLOCKED));
       body.pause();
     };
-    let corked = false;
+    let reading = false;
     body.on('data', (chunk: Buffer) => {
       tap.responseData(chunk);
       if (streamed) {
-        // The chunks of one socket read (an event each, from an apiserver) reach the client in one
-        // write, each still a chunk of its own, as soon as the read is handled.
-        if (!corked) {
-          corked = true;
+        // The chunks one socket read delivers (an apiserver sends each watch event as a chunk of its
+        // own) come synchronously: once the read is handled they are one frame in the recording and
+        // one write to the client, each still a chunk of its own.
+        if (!reading) {
+          reading = true;
           res.cork();
           queueMicrotask(() => {
-            corked = false;
+            reading = false;
+            tap.arrived();
             res.uncork();
             if (res.writableNeedDrain) clientBehind();
           });
