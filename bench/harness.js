@@ -2,10 +2,12 @@
 /**
  * The parent side of a benchmark script (bench/record.js, bench/replay.js): command-line
  * options, server processes started and stopped (each prints `listening PORT`, see
- * child-server.js), free ports, and /proc readings of a process's CPU time and memory.
+ * child-server.js), free ports, /proc readings of a process's CPU time and memory, and fresh
+ * files in bench/out.
  */
 const { spawn } = require('node:child_process');
-const { readFileSync } = require('node:fs');
+const { mkdirSync, readFileSync, rmSync } = require('node:fs');
+const { join } = require('node:path');
 const net = require('node:net');
 
 const args = process.argv.slice(2);
@@ -86,4 +88,15 @@ function rssMb(pid) {
   }
 }
 
-module.exports = { opt, flag, children, start, track, stop, stopAll, freePort, cpuSeconds, rssMb };
+/** Where the benchmarks keep their files. */
+const OUT = join(__dirname, 'out');
+
+/** A path in bench/out with nothing at it (nor a -wal or -shm beside it). */
+function freshDb(name) {
+  mkdirSync(OUT, { recursive: true });
+  const db = join(OUT, name);
+  for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
+  return db;
+}
+
+module.exports = { opt, flag, children, start, track, stop, stopAll, freePort, cpuSeconds, rssMb, OUT, freshDb };

@@ -13,9 +13,7 @@
  * (JSON, with managedFields, spec and status as an apiserver sends it). Prints µs per event or
  * exchange, best of the rounds, and the process CPU per event (the checkpointer included).
  */
-const { mkdirSync, rmSync } = require('node:fs');
-const { join } = require('node:path');
-const { opt } = require('./harness');
+const { opt, freshDb } = require('./harness');
 const { configMap, pod, events } = require('./watch-events');
 const { WriterHost } = require('../dist/recording/writer-host');
 const { prepareRecording } = require('../dist/recording/writer-prepare');
@@ -23,14 +21,11 @@ const { prepareRecording } = require('../dist/recording/writer-prepare');
 const EVENTS = Number(opt('events', 100000));
 const GETS = Number(opt('gets', 50000));
 const ROUNDS = Number(opt('rounds', 3));
-const OUT = join(__dirname, 'out');
 const READ_BYTES = 65536;
 const READS_PER_BATCH = 16;
 
-function freshDb() {
-  mkdirSync(OUT, { recursive: true });
-  const db = join(OUT, 'bench-writer.db');
-  for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
+function freshRecording() {
+  const db = freshDb('bench-writer.db');
   prepareRecording(db, {});
   return db;
 }
@@ -39,7 +34,7 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 /** Runs `batches` through a fresh writer; resolves { wallUs, cpuUs } per unit. */
 async function drive(batches, units) {
-  const host = new WriterHost({ db: freshDb(), keepSecrets: false }, (reply) => {
+  const host = new WriterHost({ db: freshRecording(), keepSecrets: false }, (reply) => {
     if (reply.k === 'fatal') throw new Error(reply.message);
   });
   const cpu0 = process.cpuUsage();

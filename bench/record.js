@@ -22,10 +22,10 @@
  * before it exits.
  */
 const { spawn, execFileSync } = require('node:child_process');
-const { existsSync, mkdirSync, rmSync, writeFileSync } = require('node:fs');
+const { existsSync, mkdirSync, writeFileSync } = require('node:fs');
 const net = require('node:net');
 const { join } = require('node:path');
-const { opt, flag, children, start, track, stop, freePort, cpuSeconds, rssMb } = require('./harness');
+const { opt, flag, children, start, track, stop, freePort, cpuSeconds, rssMb, OUT, freshDb } = require('./harness');
 
 const EVENTS = Number(opt('events', 200000));
 const SIZE = Number(opt('size', 1024));
@@ -36,7 +36,6 @@ const CLIENTS = opt('client', 'count,decode').split(',');
 const CHUNKS = opt('chunks', 'event,batch').split(',');
 const WRK = '/usr/bin/wrk';
 const MITMDUMP = '/usr/bin/mitmdump';
-const OUT = join(__dirname, 'out');
 
 function waitForPort(port, ms = 10000) {
   const deadline = Date.now() + ms;
@@ -87,13 +86,6 @@ function countRecorded(db) {
   } finally {
     d.close();
   }
-}
-
-function freshDb(name) {
-  mkdirSync(OUT, { recursive: true });
-  const db = join(OUT, name);
-  for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
-  return db;
 }
 
 async function startProxy(kind, upstream, dbName) {
