@@ -13,4 +13,3 @@ export function inspectRecording(path: string): RecordingSummary {
     db.close();
   }
 }
-

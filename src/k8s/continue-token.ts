@@ -119,7 +119,6 @@ function lastDataIndex(bytes: Buffer): number {
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
-
 /** Go's path.Clean for a rooted path. */
 export function goPathClean(p: string): string {
   if (p === '') return '.';

@@ -1,7 +1,7 @@
-import { statusFor } from '../k8s/status';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ADMIN_PREFIX, type AdminApi } from '../http/admin';
 import { answerHealth } from '../http/health';
+import { statusFor } from '../k8s/status';
 import { readBody, sendStatus } from '../http/respond';
 import { requestInfo } from '../k8s/request-info';
 import type { Logger } from '../log/logger';
