@@ -146,11 +146,12 @@ export class StreamRecorder {
     }
     const { info, head } = ctx;
     const within = frameOffset === null ? -1 : offsetWithin(frame, obj.raw);
+    const inFrame = within >= 0;
     this.stmts.observation({
       exchangeId: head.id, seq, atMs: head.startedAt + at, source: 'watch', event: event.type, form: obj.form,
       apiGroup: info.apiGroup, apiVersion: info.apiVersion, resource: info.resource, kind: obj.kind || null,
       namespace: obj.namespace, name: obj.name, uid: obj.uid || null, rv, encoding: obj.encoding,
-      ...(within >= 0 ? { raw: null, frameOffset: frameOffset! + within, frameLength: obj.raw.length } : { raw: obj.raw }),
+      raw: inFrame ? null : obj.raw, frameOffset: inFrame ? frameOffset! + within : undefined, frameLength: inFrame ? obj.raw.length : undefined,
     });
   }
 

@@ -204,7 +204,8 @@ function scanJsonWatchFrame(frame: Buffer): DecodedWatchEvent | null {
   if (kind === 'Status' || kind === 'Table') return null;
   const name = stringAt(frame, meta[0]);
   const namespace = recentNamespace.at(frame, meta[1]);
-  const [uid, resourceVersion] = [stringAt(frame, meta[2]), stringAt(frame, meta[3])];
+  const uid = stringAt(frame, meta[2]);
+  const resourceVersion = stringAt(frame, meta[3]);
   return { type, object: jsonObject(recentApiVersion.at(frame, object[1]) ?? '', kind, { name, namespace, uid, resourceVersion }, frame.subarray(start, last)) };
 }
 
