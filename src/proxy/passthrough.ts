@@ -10,6 +10,7 @@ import { serviceUnavailable } from '../k8s/status';
 import type { Logger } from '../log/logger';
 import type { RecordingQueue } from '../recording/writer-queue';
 import { ExchangeTap } from './exchange-tap';
+import { forwardRequest } from './forward';
 import { isStreamedResponse } from './streamed';
 import type { Upstream } from './upstream';
 
@@ -20,10 +21,10 @@ const CLIENT_BLOCKED = 1;
 const RECORDER_BLOCKED = 2;
 
 /**
- * Passes every request through to the upstream with http-proxy-3, unchanged except for the
- * credentials, and tees it into the recording: request body, response head and body (written to
- * the client chunk by chunk as it arrives), upgrades (exec, attach, port-forward; WebSocket and
- * SPDY) noted without their payload.
+ * Passes every request through to the upstream, unchanged except for Host and the credentials
+ * (plain requests: `forwardRequest`; upgrades — exec, attach, port-forward over WebSocket and
+ * SPDY — with http-proxy-3), and tees it into the recording: request body, response head and
+ * body (written to the client chunk by chunk as it arrives), upgrades noted without their payload.
  */
 export class Passthrough {
   private readonly proxy: ProxyServer;
@@ -37,7 +38,6 @@ export class Passthrough {
 
   constructor(private readonly upstream: Upstream, private readonly queue: RecordingQueue, private readonly log: Logger, private readonly faults?: FaultInjector) {
     this.proxy = createProxyServer({ changeOrigin: true, xfwd: false });
-    this.proxy.on('proxyRes', (proxyRes, req, res) => this.relay(proxyRes, req, res));
     this.proxy.on('proxyReqWs', (proxyReq, req) => this.watchUpgrade(proxyReq, req));
     // Client sockets that fail during an upgrade land here; the tap records the outcome on close.
     this.proxy.on('error', (err, req) => this.log.debug({ err: err.message, url: req?.url }, 'proxy socket error'));
@@ -58,7 +58,7 @@ export class Passthrough {
   }
 
   private forward(req: IncomingMessage, res: ServerResponse, tap: ExchangeTap): void {
-    this.proxy.web(req, res, this.options(req, { selfHandleResponse: true, agent: this.upstream.agent }), (err) => this.failed(err, req, res, tap));
+    forwardRequest(req, res, this.upstream, (upstreamRes) => this.relay(upstreamRes, req, res), (err) => this.failed(err, req, res, tap));
     req.on('data', (chunk: Buffer) => tap.requestData(chunk));
     this.live.add(res);
     res.on('close', () => {
@@ -82,7 +82,7 @@ export class Passthrough {
     // Clients do not half-close exec/attach/port-forward streams: their FIN ends the session, both ways
     // (the HTTP server's sockets allow half-open connections, which would otherwise linger).
     socket.on('end', () => socket.destroy());
-    this.proxy.ws(req, socket, head, this.options(req, { agent: this.upstream.upgradeAgent }), (err) => {
+    this.proxy.ws(req, socket, head, this.upgradeOptions(req), (err) => {
       const status = this.unavailable(err);
       tap.fail('error', status.message);
       if (!tap.responded && (socket as { writable?: boolean }).writable) {
@@ -106,16 +106,13 @@ export class Passthrough {
     return done;
   }
 
-  /**
-   * The kubeconfig's credentials replace the client's on the request's own headers: http-proxy-3's
-   * `headers` option costs ~35 µs of CPU per request (a bare passthrough spends ~155 µs in all).
-   */
-  private options(req: IncomingMessage, extra: ServerOptions): ServerOptions {
+  /** For an upgrade: the kubeconfig's credentials replace the client's on the request's own headers, which http-proxy-3 sends. */
+  private upgradeOptions(req: IncomingMessage): ServerOptions {
     if (this.upstream.replacesCredentials) {
       delete req.headers.authorization; // replaced, never forwarded
       for (const [name, value] of Object.entries(this.upstream.authHeaders())) req.headers[name.toLowerCase()] = value;
     }
-    return { target: this.upstream.target, ...extra };
+    return { target: this.upstream.target, agent: this.upstream.upgradeAgent };
   }
 
   private relay(proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse): void {
