@@ -17,6 +17,17 @@ import type { Upstream } from './upstream';
 /** Response headers that belong to one hop; Node sets its own. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'te', 'trailer', 'upgrade']);
 
+/** One plain request's recording, request info and fault plan. */
+interface Exchange {
+  tap: ExchangeTap;
+  info: RequestInfo;
+  plan?: FaultPlan;
+}
+
+/** On a client connection: how many of its responses are open. */
+const OPEN = Symbol('kubetape.openResponses');
+type TrackedSocket = Socket & { [OPEN]?: number };
+
 const CLIENT_BLOCKED = 1;
 const RECORDER_BLOCKED = 2;
 
@@ -28,12 +39,20 @@ const RECORDER_BLOCKED = 2;
  */
 export class Passthrough {
   private readonly proxy: ProxyServer;
-  private readonly taps = new WeakMap<IncomingMessage, { tap: ExchangeTap; info: RequestInfo; plan?: FaultPlan; socket?: Duplex }>();
+  /** Upgrades in progress, for http-proxy-3's `proxyReqWs` event, which names only the request. */
+  private readonly upgrades = new WeakMap<IncomingMessage, { tap: ExchangeTap; socket: Duplex }>();
   /** Upgraded connections leave the HTTP server's bookkeeping; closing the proxy ends them here. */
   private readonly upgraded = new Set<Duplex>();
   private closing = false;
-  /** Responses not yet closed, and who waits for there to be none. */
-  private readonly live = new Set<ServerResponse>();
+  /**
+   * Client connections that have carried a request; each counts its responses not yet closed
+   * (`OPEN`), so that shutting down can end them. Kept per connection, not per response: a
+   * long-lived Set or WeakMap that every request enters and leaves made V8 promote each request's
+   * objects to the old generation (scavenges of ~8 MB instead of ~0.3 ms ones, ~20 µs of GC CPU per
+   * small GET).
+   */
+  private readonly connections = new Set<TrackedSocket>();
+  private open = 0;
   private drained: (() => void) | undefined;
 
   constructor(private readonly upstream: Upstream, private readonly queue: RecordingQueue, private readonly log: Logger, private readonly faults?: FaultInjector) {
@@ -52,27 +71,41 @@ export class Passthrough {
     const info = requestInfo(req.method ?? 'GET', req.url ?? '/');
     const tap = new ExchangeTap(this.queue, req);
     const plan = this.faults?.size ? this.faults.plan(req, { info }) : undefined;
-    this.taps.set(req, { tap, info, plan });
-    if (plan && takeOverForFaults(plan, req, res, tap, () => this.forward(req, res, tap))) return;
-    this.forward(req, res, tap);
+    const exchange: Exchange = { tap, info, plan };
+    if (plan && takeOverForFaults(plan, req, res, tap, () => this.forward(req, res, exchange))) return;
+    this.forward(req, res, exchange);
   }
 
-  private forward(req: IncomingMessage, res: ServerResponse, tap: ExchangeTap): void {
-    forwardRequest(req, res, this.upstream, (upstreamRes) => this.relay(upstreamRes, req, res), (err) => this.failed(err, req, res, tap));
+  private forward(req: IncomingMessage, res: ServerResponse, exchange: Exchange): void {
+    const { tap } = exchange;
+    forwardRequest(req, res, this.upstream, (upstreamRes) => this.relay(upstreamRes, res, exchange), (err) => this.failed(err, req, res, tap));
     req.on('data', (chunk: Buffer) => tap.requestData(chunk));
-    this.live.add(res);
+    const connection = this.opened(res.socket ?? req.socket);
     res.on('close', () => {
       if (res.writableFinished) tap.finish('complete');
       else tap.finish('aborted', this.closing ? 'the recorder shut down' : 'client disconnected');
-      this.live.delete(res);
-      if (this.live.size === 0) this.drained?.();
+      if (connection) connection[OPEN]!--;
+      if (--this.open === 0) this.drained?.();
     });
   }
 
+  /** Counts a response open on `socket`; the first time the connection is seen, it is tracked until it closes. */
+  private opened(socket: Socket | null): TrackedSocket | null {
+    this.open++;
+    if (!socket) return null;
+    const connection = socket as TrackedSocket;
+    if (connection[OPEN] === undefined) {
+      connection[OPEN] = 0;
+      this.connections.add(connection);
+      connection.once('close', () => this.connections.delete(connection));
+    }
+    connection[OPEN]++;
+    return connection;
+  }
+
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const info = requestInfo(req.method ?? 'GET', req.url ?? '/');
     const tap = new ExchangeTap(this.queue, req);
-    this.taps.set(req, { tap, info, socket });
+    this.upgrades.set(req, { tap, socket });
     this.upgraded.add(socket);
     socket.on('close', () => {
       this.upgraded.delete(socket);
@@ -101,8 +134,8 @@ export class Passthrough {
   shutdown(): Promise<void> {
     this.closing = true;
     for (const socket of this.upgraded) socket.destroy();
-    const done = this.live.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (this.drained = resolve));
-    for (const res of this.live) res.destroy();
+    const done = this.open === 0 ? Promise.resolve() : new Promise<void>((resolve) => (this.drained = resolve));
+    for (const connection of this.connections) if (connection[OPEN]! > 0) connection.destroy(); // its responses close with it
     return done;
   }
 
@@ -115,10 +148,7 @@ export class Passthrough {
     return { target: this.upstream.target, agent: this.upstream.upgradeAgent };
   }
 
-  private relay(proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse): void {
-    const entry = this.taps.get(req);
-    if (!entry) return;
-    const { tap, info, plan } = entry;
+  private relay(proxyRes: IncomingMessage, res: ServerResponse, { tap, info, plan }: Exchange): void {
     const status = proxyRes.statusCode ?? 502;
     const streamed = isStreamedResponse(info, status, proxyRes.headers);
     tap.response(status, proxyRes.rawHeaders, { streamed });
@@ -180,7 +210,7 @@ export class Passthrough {
 
   /** Records the response head of an upgrade (101), or the plain response the upstream sent instead. */
   private watchUpgrade(proxyReq: ClientRequest, req: IncomingMessage): void {
-    const entry = this.taps.get(req);
+    const entry = this.upgrades.get(req);
     if (!entry) return;
     const { tap } = entry;
     proxyReq.on('upgrade', (proxyRes: IncomingMessage, proxySocket: Duplex) => {
