@@ -47,36 +47,38 @@ export function requestInfo(method: string, url: string): RequestInfo {
     name: '',
     query,
   };
-  let parts = path.split('/').filter((p) => p !== '').map(safeDecode);
+  const parts = segments(path);
   const prefix = parts[0];
   if (prefix !== 'api' && prefix !== 'apis') return info;
   info.apiPrefix = prefix;
-  parts = parts.slice(1);
+  let at = 1;
   if (prefix === 'apis') {
-    if (parts.length < 2) return { ...info, verb: 'discovery' };
-    info.apiGroup = parts[0]!;
-    parts = parts.slice(1);
+    if (parts.length - at < 2) {
+      info.verb = 'discovery';
+      return info;
+    }
+    info.apiGroup = parts[at++]!;
   }
-  if (parts.length < 2) {
-    info.apiVersion = parts[0] ?? '';
-    return { ...info, verb: 'discovery' };
+  if (parts.length - at < 2) {
+    info.apiVersion = parts[at] ?? '';
+    info.verb = 'discovery';
+    return info;
   }
-  info.apiVersion = parts[0]!;
-  parts = parts.slice(1);
+  info.apiVersion = parts[at++]!;
   info.isResourceRequest = true;
 
   let watchPrefix = false;
-  if (parts[0] === 'watch') {
+  if (parts[at] === 'watch') {
     watchPrefix = true;
-    parts = parts.slice(1);
+    at++;
   }
-  if (parts[0] === 'namespaces' && parts.length > 1) {
-    info.namespace = parts[1]!;
-    if (parts.length > 2 && !NAMESPACE_SUBRESOURCES.has(parts[2]!)) parts = parts.slice(2);
+  if (parts[at] === 'namespaces' && parts.length - at > 1) {
+    info.namespace = parts[at + 1]!;
+    if (parts.length - at > 2 && !NAMESPACE_SUBRESOURCES.has(parts[at + 2]!)) at += 2;
   }
-  info.resource = parts[0] ?? '';
-  info.name = parts[1] ?? '';
-  info.subresource = parts[2] ?? '';
+  info.resource = parts[at] ?? '';
+  info.name = parts[at + 1] ?? '';
+  info.subresource = parts[at + 2] ?? '';
   if (info.resource === 'namespaces') info.namespace = '';
 
   info.verb = verbOf(method.toUpperCase(), info, watchPrefix || parseBool(query.get('watch')));
@@ -124,6 +126,15 @@ function verbOf(method: string, info: RequestInfo, watch: boolean): RequestVerb 
 /** `configmaps` for the core group, `deployments.apps` otherwise: how kubectl and the fault rules name a resource. */
 export function qualifiedResource(group: string, resource: string): string {
   return group ? `${resource}.${group}` : resource;
+}
+
+/** The path's non-empty segments, percent-decoded (one that does not decode is kept as it is). */
+function segments(path: string): string[] {
+  const out: string[] = [];
+  for (const segment of path.split('/')) {
+    if (segment !== '') out.push(segment.includes('%') ? safeDecode(segment) : segment);
+  }
+  return out;
 }
 
 function safeDecode(segment: string): string {
