@@ -6,9 +6,18 @@ const SECRET_NAMES = new Set(SECRET_HEADERS);
 /** Any header whose name says it carries a credential. */
 const SECRET_PATTERN = /token|secret|password|api-?key|credential/i;
 
+/** Header names already judged (clients send the same few on every request); bounded. */
+const judged = new Map<string, boolean>();
+const JUDGED_MAX = 512;
+
 export function isSecretHeader(name: string): boolean {
-  const lower = name.toLowerCase();
-  return SECRET_NAMES.has(lower) || SECRET_PATTERN.test(lower);
+  let secret = judged.get(name);
+  if (secret === undefined) {
+    const lower = name.toLowerCase();
+    secret = SECRET_NAMES.has(lower) || SECRET_PATTERN.test(lower);
+    if (judged.size < JUDGED_MAX) judged.set(name, secret);
+  }
+  return secret;
 }
 
 /**
