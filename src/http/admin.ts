@@ -22,8 +22,9 @@ export class AdminApi {
 
   /** Answers the request if it is an admin request; returns whether it was one. */
   handle(req: IncomingMessage, res: ServerResponse): boolean {
-    const path = (req.url ?? '').split('?')[0]!;
-    if (!path.startsWith(ADMIN_PREFIX)) return false;
+    const url = req.url ?? '';
+    if (!url.startsWith(ADMIN_PREFIX)) return false; // every proxied request passes here: nothing allocated
+    const path = url.split('?')[0]!;
     void this.dispatch(req, res, path.slice(ADMIN_PREFIX.length));
     return true;
   }
