@@ -49,7 +49,11 @@ export function forwardRequest(
   req.pipe(upstreamReq);
 }
 
-/** Header names (lower case) a proxy must not pass on (RFC 9110 §7.6.1). `Connection` and `Keep-Alive` stay: Node's agent reads them. */
+/**
+ * Header lines not passed on (lower case): Host (the upstream's is sent instead), Trailer and
+ * Proxy-Connection. Connection and Keep-Alive are passed on, as http-proxy-3 did (the agent honours
+ * a client's `Connection: close`).
+ */
 const NOT_FORWARDED = new Set(['host', 'trailer', 'proxy-connection']);
 
 /**
