@@ -78,7 +78,8 @@ export class Passthrough {
 
   private forward(req: IncomingMessage, res: ServerResponse, exchange: Exchange): void {
     const { tap } = exchange;
-    forwardRequest(req, res, this.upstream, (upstreamRes) => this.relay(upstreamRes, res, exchange), (err) => this.failed(err, req, res, tap));
+    const relay = (upstreamRes: IncomingMessage) => this.relay(upstreamRes, res, exchange);
+    forwardRequest(req, res, this.upstream, relay, (err) => this.failed(err, req, res, tap));
     req.on('data', (chunk: Buffer) => tap.requestData(chunk));
     const connection = this.opened(res.socket ?? req.socket);
     res.on('close', () => {

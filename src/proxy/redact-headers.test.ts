@@ -1,9 +1,11 @@
 import { headersJson, isSecretHeader, REDACTED } from './redact-headers';
 
 test('headers as JSON: order and spelling kept, credentials redacted in any case, the same on every call', () => {
-  const raw = ['Host', 'h', 'AUTHORIZATION', 'Bearer a', 'authorization', 'Bearer b', 'X-Api-Key', 'k', 'X-Auth-Token', 't', 'Cookie', 'c', 'Accept', 'a"b'];
+  const raw = ['Host', 'h', 'AUTHORIZATION', 'Bearer a', 'authorization', 'Bearer b', 'X-Api-Key', 'k', 'X-Auth-Token', 't',
+    'Cookie', 'c', 'Accept', 'a"b'];
   const expected = JSON.stringify([
-    ['Host', 'h'], ['AUTHORIZATION', REDACTED], ['authorization', REDACTED], ['X-Api-Key', REDACTED], ['X-Auth-Token', REDACTED], ['Cookie', REDACTED], ['Accept', 'a"b'],
+    ['Host', 'h'], ['AUTHORIZATION', REDACTED], ['authorization', REDACTED], ['X-Api-Key', REDACTED], ['X-Auth-Token', REDACTED],
+    ['Cookie', REDACTED], ['Accept', 'a"b'],
   ]);
   for (let i = 0; i < 3; i++) expect(headersJson(raw)).toBe(expected); // the second and third calls answer from the remembered names
   expect(headersJson([])).toBe('[]');

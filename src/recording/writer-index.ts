@@ -77,9 +77,10 @@ export function indexResponse(stmts: RecordingStatements, ctx: ExchangeContext, 
         const q = info.query;
         const limit = q.get('limit');
         stmts.list({
-          exchangeId, atMs, apiGroup, apiVersion, resource, kind: decoded.kind || null, namespace: info.namespace, labelSelector: q.get('labelSelector') ?? '',
-          fieldSelector: q.get('fieldSelector') ?? '', requestRv: q.get('resourceVersion'), requestRvMatch: q.get('resourceVersionMatch'),
-          requestContinue: q.get('continue'), requestLimit: limit !== null && /^\d+$/.test(limit) ? Number(limit) : null,
+          exchangeId, atMs, apiGroup, apiVersion, resource, kind: decoded.kind || null, namespace: info.namespace,
+          labelSelector: q.get('labelSelector') ?? '', fieldSelector: q.get('fieldSelector') ?? '', requestRv: q.get('resourceVersion'),
+          requestRvMatch: q.get('resourceVersionMatch'), requestContinue: q.get('continue'),
+          requestLimit: limit !== null && /^\d+$/.test(limit) ? Number(limit) : null,
           rv: decoded.resourceVersion || null, continue: decoded.continue || null, remaining: decoded.remainingItemCount ?? null,
           items: decoded.items.length, encoding: decoded.encoding, columns: decoded.columns ? JSON.stringify(decoded.columns) : null,
         });
@@ -96,8 +97,8 @@ export function indexResponse(stmts: RecordingStatements, ctx: ExchangeContext, 
       if (info.verb !== 'delete' || decoded.status.status !== 'Success') return { error: null, observations: 0 };
       const details = decoded.status.details ?? {};
       stmts.observation({
-        exchangeId, atMs, apiGroup, apiVersion, resource, seq: 0, source: 'write', event: 'DELETED', form: 'object', kind: null, namespace: info.namespace,
-        name: details.name ?? info.name, uid: details.uid ?? null, rv: null, encoding: null, raw: null,
+        exchangeId, atMs, apiGroup, apiVersion, resource, seq: 0, source: 'write', event: 'DELETED', form: 'object', kind: null,
+        namespace: info.namespace, name: details.name ?? info.name, uid: details.uid ?? null, rv: null, encoding: null, raw: null,
       });
       return { error: null, observations: 1 };
     }
