@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import type { StatusError } from '../k8s/status';
-import { FramingError, decodeWatchFrame, framerFor, type WatchFramer } from '../wire';
+import { decodeWatchFrame, framerFor, pushFrames, type WatchFramer } from '../wire';
 import { statusResponse } from '../http/respond';
 import { applyPlan, injectedBy, replacesResponse, sleep, type FaultPlan } from './plan';
 import { WatchStreamGuard, type StreamEnd } from './watch-stream';
@@ -100,19 +100,12 @@ class WatchFaultTransform extends Transform {
       this.push(chunk);
       return callback();
     }
-    let frames: Buffer[];
-    let rest: Buffer | undefined;
-    try {
-      frames = this.framer.push(chunk);
-    } catch (err) {
-      if (!(err instanceof FramingError)) return callback(err as Error);
-      // Not a watch stream after all: the faults act on the whole events before that point,
-      // everything after it passes through as it comes.
-      ({ frames, rest } = err);
-      this.framer = null;
-    }
+    // Not a watch stream after all: the faults act on the whole events before that point,
+    // everything after it passes through as it comes.
+    const { frames, broken } = pushFrames(this.framer, chunk);
+    if (broken) this.framer = null;
     this.frames(frames).then(() => {
-      if (rest?.length && !this.done) this.push(rest);
+      if (broken?.rest.length && !this.done) this.push(broken.rest);
       callback();
     }, callback);
   }

@@ -2,7 +2,7 @@ import { decodeJsonWatchFrame } from '../wire/decode-json';
 import { decodeProtobufWatchFrame } from '../wire/decode-protobuf';
 import { gunzipSafe } from '../wire/gzip';
 import { isProtobuf, isWatchStream } from '../wire/media-types';
-import { FramingError, JsonLineFramer, LengthPrefixFramer, type WatchFramer } from '../wire/watch-framer';
+import { framerFor, pushFrames, type WatchFramer } from '../wire/watch-framer';
 import { redactSecretsJson, redactSecretsProtobufFrame } from './redact-secrets';
 import type { ExchangeContext } from './writer-context';
 import type { RecordingStatements } from './writer-statements';
@@ -50,7 +50,7 @@ export class StreamRecorder {
     this.protobuf = isProtobuf(ctx.responseContentType);
     if (!this.watch) return;
     if (ctx.responseGzip) this.gzipParts = [];
-    else this.framer = this.protobuf ? new LengthPrefixFramer() : new JsonLineFramer();
+    else this.framer = framerFor(ctx.responseContentType);
     const q = info.query;
     stmts.watch({
       exchangeId: head.id, atMs: head.startedAt, apiGroup: info.apiGroup, apiVersion: info.apiVersion, resource: info.resource,
@@ -66,20 +66,15 @@ export class StreamRecorder {
       if (this.gzipParts) this.keepCompressed(data);
       return;
     }
-    let frames: Buffer[];
-    try {
-      frames = this.framer.push(data);
-    } catch (err) {
-      if (!(err instanceof FramingError)) throw err;
-      // Not a watch stream after all (or a corrupt length): the whole events before that point
-      // are events; everything from there on is kept as raw chunks.
-      this.noteError(`watch framing: ${err.message}`);
+    const { frames, broken } = pushFrames(this.framer, data);
+    // Not a watch stream after all (or a corrupt length): the whole events before that point are
+    // events; everything from there on is kept as raw chunks.
+    if (broken) {
+      this.noteError(`watch framing: ${broken.reason}`);
       this.framer = null;
-      if (err.frames.length > 0) this.arrival(err.frames, at);
-      if (err.rest.length > 0) this.stmts.frame(this.ctx.head.id, this.seq++, at, err.rest);
-      return;
     }
     if (frames.length > 0) this.arrival(frames, at);
+    if (broken && broken.rest.length > 0) this.stmts.frame(this.ctx.head.id, this.seq++, at, broken.rest);
   }
 
   /** The stream ended: the incomplete tail becomes a last frame; returns the watch's end for `watches.ended`. */
@@ -182,15 +177,8 @@ export class StreamRecorder {
       this.noteError(`gzip: ${plain.message}`);
       return;
     }
-    const framer = this.protobuf ? new LengthPrefixFramer() : new JsonLineFramer();
-    let frames: Buffer[];
-    try {
-      frames = framer.push(plain);
-    } catch (err) {
-      if (!(err instanceof FramingError)) throw err;
-      this.noteError(`watch framing: ${err.message}`);
-      frames = err.frames;
-    }
+    const { frames, broken } = pushFrames(framerFor(this.ctx.responseContentType), plain);
+    if (broken) this.noteError(`watch framing: ${broken.reason}`);
     frames.forEach((frame, i) => this.event(this.ctx.redact ? this.redactFrame(frame) : frame, this.lastAt, i, null));
   }
 

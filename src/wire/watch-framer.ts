@@ -107,6 +107,8 @@ export class LengthPrefixFramer implements WatchFramer {
   /** Total size (prefix included) of the pending frame, once its prefix is known; 0 before. */
   private expected = 0;
   private readonly maxFrameBytes: number;
+  /** While a chunk is pushed: chunk[0, consumed) is in the frames returned or pending. */
+  private consumed = 0;
 
   constructor(options: FramerOptions = {}) {
     this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
@@ -114,25 +116,25 @@ export class LengthPrefixFramer implements WatchFramer {
 
   push(chunk: Buffer): Buffer[] {
     const frames: Buffer[] = [];
-    const at = { pos: 0 }; // chunk[0, pos) is in `frames` or pending
+    this.consumed = 0;
     try {
-      return this.frame(chunk, frames, at);
+      return this.frame(chunk, frames);
     } catch (err) {
       if (!(err instanceof WireError)) throw err;
-      const rest = Buffer.concat([...this.pending.parts, chunk.subarray(at.pos)]);
+      const rest = Buffer.concat([...this.pending.parts, chunk.subarray(this.consumed)]);
       this.pending = new Pending();
       this.expected = 0;
       throw new FramingError(err.message, frames, rest);
     }
   }
 
-  private frame(chunk: Buffer, frames: Buffer[], at: { pos: number }): Buffer[] {
+  private frame(chunk: Buffer, frames: Buffer[]): Buffer[] {
     let pos = 0;
     if (this.pending.length > 0) {
       if (this.expected === 0) {
         const take = Math.min(4 - this.pending.length, chunk.length);
         this.pending.add(chunk.subarray(0, take));
-        pos = at.pos = take;
+        pos = this.consumed = take;
         if (this.pending.length < 4) return frames;
         const header = this.pending.take();
         this.pending.add(header);
@@ -146,18 +148,18 @@ export class LengthPrefixFramer implements WatchFramer {
       this.pending.add(chunk.subarray(pos, pos + need));
       frames.push(this.pending.take());
       this.expected = 0;
-      pos = at.pos = pos + need;
+      pos = this.consumed = pos + need;
     }
     while (chunk.length - pos >= 4) {
       const end = pos + this.frameSize(chunk, pos);
       if (end > chunk.length) break;
       frames.push(chunk.subarray(pos, end));
-      pos = at.pos = end;
+      pos = this.consumed = end;
     }
     if (pos < chunk.length) {
       const tail = chunk.subarray(pos);
       this.pending.add(tail);
-      at.pos = chunk.length;
+      this.consumed = chunk.length;
       if (tail.length >= 4) this.expected = this.frameSize(tail, 0);
     }
     return frames;
@@ -181,20 +183,27 @@ export function framerFor(contentType: string | undefined, options: FramerOption
 
 /**
  * The frames in bytes that begin at a frame boundary (a recorded watch frame: every event of one
- * arrival), in order; bytes after the last whole frame come last, as they are. Never throws: what
- * does not frame is returned whole.
+ * arrival), in order; bytes after the last whole frame (or from where the bytes stop framing) come
+ * last, as they are.
  */
 export function splitFrames(data: Buffer, protobuf: boolean): Buffer[] {
   const framer = protobuf ? new LengthPrefixFramer() : new JsonLineFramer();
-  let frames: Buffer[];
-  let rest: Buffer;
-  try {
-    frames = framer.push(data);
-    rest = framer.rest();
-  } catch (err) {
-    if (!(err instanceof FramingError)) return [data];
-    ({ frames, rest } = err);
-  }
+  const { frames, broken } = pushFrames(framer, data);
+  const rest = broken ? broken.rest : framer.rest();
   if (rest.length > 0) frames.push(rest);
   return frames;
+}
+
+/**
+ * `framer.push(chunk)` for callers that go on when the bytes stop framing: the frames completed
+ * (those before the break, if any) and, once broken, why and every byte from there on (the framer
+ * is then empty). Only a FramingError is taken as a break.
+ */
+export function pushFrames(framer: WatchFramer, chunk: Buffer): { frames: Buffer[]; broken?: { reason: string; rest: Buffer } } {
+  try {
+    return { frames: framer.push(chunk) };
+  } catch (err) {
+    if (!(err instanceof FramingError)) throw err;
+    return { frames: err.frames, broken: { reason: err.message, rest: err.rest } };
+  }
 }
