@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -48,6 +48,36 @@ const all = (sql: string, ...p: unknown[]) => db.prepare(sql).all(...p) as any[]
 
 test('new recordings use PAGE_SIZE pages', () => {
   expect(db.pragma('page_size', { simple: true })).toBe(PAGE_SIZE);
+});
+
+const framesDdl = (d: Db) => d.prepare(`SELECT sql FROM sqlite_master WHERE name = 'frames'`).pluck().get() as string;
+
+test('new recordings keep frames in a rowid table; a file made when it was WITHOUT ROWID is read and appended to alike', () => {
+  expect(framesDdl(db)).not.toMatch(/WITHOUT ROWID/);
+  const old = join(dir, 'old.db');
+  copyFileSync(join(__dirname, '../../recordings/examples/configmaps.db'), old);
+  const oldDb = openRecording(old);
+  expect(framesDdl(oldDb)).toMatch(/WITHOUT ROWID/);
+  const before = oldDb.prepare('SELECT exchange_id, seq, data FROM frames ORDER BY exchange_id, seq').all() as any[];
+  expect(before.length).toBeGreaterThan(0);
+  const id = (oldDb.prepare('SELECT max(id) FROM exchanges').pluck().get() as number) + 1;
+  const event = `${JSON.stringify({ type: 'ADDED', object: cm('appended', 999) })}\n`;
+  const appender = new RecordingWriter(oldDb, { keepSecrets: false });
+  appender.apply({
+    msgs: [
+      { k: 'open', head: head(id, 'GET', '/api/v1/namespaces/ns/configmaps?watch=1', 200, [['Content-Type', 'application/json']], true), requestBody: null },
+      { k: 'chunk', id, at: 1, data: { off: 0, len: event.length } },
+      { k: 'close', id, outcome: 'complete', durationMs: 2 },
+    ],
+    data: Buffer.from(event),
+  });
+  appender.close();
+  const reopened = openRecording(old, { readonly: true });
+  const after = reopened.prepare('SELECT exchange_id, seq, data FROM frames ORDER BY exchange_id, seq').all() as any[];
+  expect(after).toEqual([...before, { exchange_id: id, seq: 0, data: Buffer.from(event) }]);
+  const raw = reopened.prepare(`SELECT ${OBSERVATION_RAW_SQL} AS raw FROM observations o WHERE o.exchange_id = ?`).pluck().get(id) as Buffer;
+  expect(JSON.parse(raw.toString())).toEqual(cm('appended', 999));
+  reopened.close();
 });
 
 test('a JSON watch cut at every byte: a frame per arrival holding the events it completed, each decoded and readable from its frame', () => {
