@@ -54,8 +54,9 @@ const framesDdl = (d: Db) => d.prepare(`SELECT sql FROM sqlite_master WHERE name
 
 test('new recordings keep frames in a rowid table; a file made when it was WITHOUT ROWID is read and appended to alike', () => {
   expect(framesDdl(db)).not.toMatch(/WITHOUT ROWID/);
+  // Made by kubetape 0.1 (schema 1, migrated to 2 on opening for writing; its frames table stays as it was).
   const old = join(dir, 'old.db');
-  copyFileSync(join(__dirname, '../../recordings/examples/configmaps.db'), old);
+  copyFileSync(join(__dirname, '../../test/fixtures/configmaps-schema1.db'), old);
   const oldDb = openRecording(old);
   expect(framesDdl(oldDb)).toMatch(/WITHOUT ROWID/);
   const before = oldDb.prepare('SELECT exchange_id, seq, data FROM frames ORDER BY exchange_id, seq').all() as any[];
