@@ -5,9 +5,9 @@ import { RecordingFormatError, openRecording } from './open';
 
 /**
  * Pages of a new recording. With SQLite's default 4 KiB pages, frames of one watch event a row
- * (schema 1, then WITHOUT ROWID) spilled to overflow pages: for 200,000 1 KiB events 3× the CPU
- * and a 1.2 GB file instead of 460 MB. Frames of whole arrivals (tens of KiB) still cost ~1.6×
- * the CPU per byte with 4 KiB pages as with 16 KiB ones (1.8–2.0 against 1.1–1.4 ns).
+ * (schema 1, in a WITHOUT ROWID table) spilled to overflow pages: for 200,000 1 KiB events 3× the
+ * CPU and a 1.2 GB file instead of 460 MB. Frames of whole arrivals (tens of KiB, a rowid table)
+ * still cost ~1.6× the CPU per byte with 4 KiB pages as with 16 KiB ones (1.8–2.0 against 1.1–1.4 ns).
  */
 export const PAGE_SIZE = 16384;
 
