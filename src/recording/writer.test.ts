@@ -64,9 +64,10 @@ test('new recordings keep frames in a rowid table; a file made when it was WITHO
   const id = (oldDb.prepare('SELECT max(id) FROM exchanges').pluck().get() as number) + 1;
   const event = `${JSON.stringify({ type: 'ADDED', object: cm('appended', 999) })}\n`;
   const appender = new RecordingWriter(oldDb, { keepSecrets: false });
+  const watchHead = head(id, 'GET', '/api/v1/namespaces/ns/configmaps?watch=1', 200, [['Content-Type', 'application/json']], true);
   appender.apply({
     msgs: [
-      { k: 'open', head: head(id, 'GET', '/api/v1/namespaces/ns/configmaps?watch=1', 200, [['Content-Type', 'application/json']], true), requestBody: null },
+      { k: 'open', head: watchHead, requestBody: null },
       { k: 'chunk', id, at: 1, data: { off: 0, len: event.length } },
       { k: 'close', id, outcome: 'complete', durationMs: 2 },
     ],
@@ -76,7 +77,8 @@ test('new recordings keep frames in a rowid table; a file made when it was WITHO
   const reopened = openRecording(old, { readonly: true });
   const after = reopened.prepare('SELECT exchange_id, seq, data FROM frames ORDER BY exchange_id, seq').all() as any[];
   expect(after).toEqual([...before, { exchange_id: id, seq: 0, data: Buffer.from(event) }]);
-  const raw = reopened.prepare(`SELECT ${OBSERVATION_RAW_SQL} AS raw FROM observations o WHERE o.exchange_id = ?`).pluck().get(id) as Buffer;
+  const objectSql = `SELECT ${OBSERVATION_RAW_SQL} FROM observations o WHERE o.exchange_id = ?`;
+  const raw = reopened.prepare(objectSql).pluck().get(id) as Buffer;
   expect(JSON.parse(raw.toString())).toEqual(cm('appended', 999));
   reopened.close();
 });
