@@ -5,7 +5,7 @@
  */
 import type { Status } from '../k8s/status';
 import type { DecodedBody, DecodedList, DecodedObject, DecodedWatchEvent } from './decoded-types';
-import { NestedPick, Span, arrayElements, goJson, objectMembers, pickMembers, sameBytes, skipWs, stringAt } from './json-spans';
+import { NestedPick, Span, arrayElements, goJson, lastNonWs, objectMembers, pickMembers, sameBytes, skipWs, stringAt } from './json-spans';
 import { WireError } from './wire-error';
 
 type Json = Record<string, unknown>;
@@ -186,8 +186,7 @@ function scanJsonWatchFrame(frame: Buffer): DecodedWatchEvent | null {
   const known = EVENT_TYPES.find(frame, EVENT_PREFIX.length, typeEnd);
   const type = known ?? frame.toString('latin1', EVENT_PREFIX.length, typeEnd);
   if (!known && !/^[A-Z]+$/.test(type)) return null;
-  let last = frame.length - 1;
-  while (last >= 0 && (frame[last] === 0x0a || frame[last] === 0x0d || frame[last] === 0x20 || frame[last] === 0x09)) last--;
+  const last = lastNonWs(frame, frame.length - 1, 0);
   const start = typeEnd + OBJECT_MEMBER.length;
   if (frame[last] !== 0x7d || frame[start] !== 0x7b) return null;
   let object: Array<Span | undefined>;
@@ -251,8 +250,7 @@ const EVENT_TYPES = {
  * fails this and takes the full parse.
  */
 function endsObject(frame: Buffer, start: number, last: number): boolean {
-  let p = last - 1;
-  while (p > start && (frame[p] === 0x20 || frame[p] === 0x0a || frame[p] === 0x0d || frame[p] === 0x09)) p--;
+  const p = lastNonWs(frame, last - 1, start + 1);
   return p > start && frame[p] === 0x7d;
 }
 
@@ -278,8 +276,7 @@ function parseJsonWatchFrame(frame: Buffer): DecodedWatchEvent {
 
   let raw: Buffer;
   const prefix = `{"type":${JSON.stringify(type)},"object":`;
-  let last = frame.length - 1;
-  while (last >= 0 && (frame[last] === 0x0a || frame[last] === 0x0d || frame[last] === 0x20 || frame[last] === 0x09)) last--;
+  const last = lastNonWs(frame, frame.length - 1, 0);
   if (text.startsWith(prefix) && frame[last] === 0x7d && Object.keys(event).length === 2) {
     raw = frame.subarray(prefix.length, last);
   } else {

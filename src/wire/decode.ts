@@ -5,6 +5,7 @@
 import { decodeJsonBody, decodeJsonWatchFrame } from './decode-json';
 import { decodeProtobufBody, decodeProtobufWatchFrame } from './decode-protobuf';
 import type { DecodedBody, DecodedWatchEvent } from './decoded-types';
+import { skipWs } from './json-spans';
 import { isJson, isProtobuf, parseMediaType } from './media-types';
 import { hasMagic } from './protobuf';
 import { WireError } from './wire-error';
@@ -22,8 +23,7 @@ export function decodeBody(contentType: string | undefined, body: Buffer): Decod
   if (isJson(contentType)) return decodeJsonBody(body);
   if (!contentType || !parseMediaType(contentType).type) {
     if (hasMagic(body)) return decodeProtobufBody(body);
-    const first = body.findIndex((c) => c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09);
-    if (first >= 0 && body[first] === 0x7b) return decodeJsonBody(body);
+    if (body[skipWs(body, 0, body.length)] === 0x7b) return decodeJsonBody(body);
     return { type: 'other', reason: 'no content type and not recognisable as JSON or protobuf' };
   }
   return { type: 'other', reason: `content type ${contentType}` };

@@ -1,4 +1,4 @@
-import { arrayElements, goJson, objectMembers, skipValue } from './json-spans';
+import { arrayElements, goJson, lastNonWs, objectMembers, skipValue, skipWs } from './json-spans';
 import { WireError } from './wire-error';
 
 const text = (b: Buffer, s: { start: number; end: number }) => b.toString('utf8', s.start, s.end);
@@ -12,6 +12,15 @@ describe('json spans', () => {
     expect(text(buf, members.get('a')!)).toBe('"x\\"}]\\\\"');
     expect(text(buf, members.get('b')!)).toBe('[1,{"c":"]"}]');
     expect(text(buf, members.get('e')!)).toBe('-1.5e3');
+  });
+
+  it('skips JSON whitespace (space, tab, CR, LF) forwards and backwards, within bounds', () => {
+    const buf = Buffer.from(' \t{} \r\n');
+    expect(skipWs(buf, 0, buf.length)).toBe(2);
+    expect(lastNonWs(buf, buf.length - 1, 0)).toBe(3);
+    expect(lastNonWs(buf, 1, 0)).toBe(-1); // nothing but whitespace down to the floor
+    expect(lastNonWs(buf, buf.length - 1, 5)).toBe(4); // floor - 1: none at or above the floor
+    expect(skipWs(Buffer.from('   '), 0, 3)).toBe(3);
   });
 
   it('splits arrays into element spans, with whitespace and UTF-8', () => {

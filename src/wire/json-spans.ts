@@ -29,6 +29,12 @@ export function skipWs(buf: Buffer, pos: number, end: number): number {
   return pos;
 }
 
+/** Backwards from `pos`: the last byte at or before it that is not whitespace, not below `floor` (floor - 1 if there is none). */
+export function lastNonWs(buf: Buffer, pos: number, floor: number): number {
+  while (pos >= floor && isWs(buf[pos])) pos--;
+  return pos;
+}
+
 /** `pos` is at an opening quote; returns the index after the closing quote. */
 export function skipString(buf: Buffer, pos: number, end: number): number {
   let p = pos + 1;
