@@ -55,18 +55,19 @@ const SYNTHETIC_WINDOW_MS = 1000;
 /**
  * Per-observation facts computed by SQLite and packed into one number, so the scan hands JS
  * numbers (free) instead of a string per column, without touching the object bytes (only a
- * bookmark's are read). Bits: source 0–1, event 2–4, form 5–6, protobuf 7,
- * initial-events-end bookmark 9, unnamed 10.
+ * bookmark's are read: `rawSql`, from its frame when it was recorded as a slice of one). Bits:
+ * source 0–1, event 2–4, form 5–6, protobuf 7, initial-events-end bookmark 9, unnamed 10. Never
+ * NULL: a NULL in any term would make the whole sum NULL (a bookmark read as a list item).
  */
 const SOURCES = ['list', 'watch', 'get', 'write'] as const;
 const EVENTS = [null, 'ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'OTHER'] as const;
 const FORMS = ['object', 'metadata', 'table-row'] as const;
-const FLAGS_SQL = `(CASE source WHEN 'list' THEN 0 WHEN 'watch' THEN 1 WHEN 'get' THEN 2 ELSE 3 END)
-  + 4 * (CASE event WHEN 'ADDED' THEN 1 WHEN 'MODIFIED' THEN 2 WHEN 'DELETED' THEN 3 WHEN 'BOOKMARK' THEN 4 ELSE (CASE WHEN event IS NULL THEN 0 ELSE 5 END) END)
-  + 32 * (CASE form WHEN 'metadata' THEN 1 WHEN 'table-row' THEN 2 ELSE 0 END)
-  + 128 * (encoding = 'protobuf')
-  + 512 * (CASE WHEN event = 'BOOKMARK' THEN instr(raw, CAST('k8s.io/initial-events-end' AS BLOB)) > 0 ELSE 0 END)
-  + 1024 * (name = '')`;
+const flagsSql = (rawSql: string) => `(CASE o.source WHEN 'list' THEN 0 WHEN 'watch' THEN 1 WHEN 'get' THEN 2 ELSE 3 END)
+  + 4 * (CASE o.event WHEN 'ADDED' THEN 1 WHEN 'MODIFIED' THEN 2 WHEN 'DELETED' THEN 3 WHEN 'BOOKMARK' THEN 4 ELSE (CASE WHEN o.event IS NULL THEN 0 ELSE 5 END) END)
+  + 32 * (CASE o.form WHEN 'metadata' THEN 1 WHEN 'table-row' THEN 2 ELSE 0 END)
+  + 128 * (o.encoding IS 'protobuf')
+  + 512 * (CASE WHEN o.event = 'BOOKMARK' THEN coalesce(instr(${rawSql}, CAST('k8s.io/initial-events-end' AS BLOB)) > 0, 0) ELSE 0 END)
+  + 1024 * (o.name = '')`;
 /** The RV as an integer when it is one (a revision), else NULL. */
 const REV_SQL = `(CASE WHEN length(rv) BETWEEN 1 AND 15 AND rv NOT GLOB '*[^0-9]*' THEN CAST(rv AS INTEGER) END)`;
 /** A 53-bit fingerprint of the uid (its length and last six characters): enough to tell two objects of one name apart. */
@@ -96,9 +97,9 @@ export function collect(db: Db, scopes: RecordingScopes, loader: RawLoader): Map
   for (const [id, g, v, r] of exchangeRows) byExchange.set(id, resourceFor(g, v, r));
   const chunk = db.prepare(`SELECT json_group_array(id), json_group_array(exchange_id), json_group_array(at_ms), json_group_array(flags),
                                    json_group_array(k), json_group_array(u), json_group_array(r)
-                            FROM (SELECT id, exchange_id, at_ms, ${FLAGS_SQL} AS flags,
+                            FROM (SELECT id, exchange_id, at_ms, ${flagsSql(observationRawSql(db))} AS flags,
                                          CASE WHEN namespace = '' THEN name ELSE namespace || '/' || name END AS k, ${UID_SQL} AS u, ${REV_SQL} AS r
-                                  FROM observations WHERE id BETWEEN ? AND ? ORDER BY id)`);
+                                  FROM observations o WHERE id BETWEEN ? AND ? ORDER BY id)`);
   chunk.raw(true);
   const [minId, maxId] = db.prepare('SELECT min(id), max(id) FROM observations').raw(true).get() as [number | null, number | null];
 

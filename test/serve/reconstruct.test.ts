@@ -6,6 +6,8 @@ import { reconstruct } from '../../src/reconstruct';
 import { serve, type ServeServer } from '../../src/serve';
 import { get, watch } from './http';
 import { CONFIGMAPS, ObjectLogBuilder, configMap } from './object-log-builder';
+import { record } from '../../src/proxy';
+import { startFakeApiserver } from '../support/fake-apiserver';
 
 /** Reconstruction from recordings the way clients leave them: lists only, Tables only, deletes, recreations. */
 describe('reconstruct + serve', () => {
@@ -85,6 +87,35 @@ describe('reconstruct + serve', () => {
     });
     b.close();
     expect(history(db)).toEqual(['5 tx/old', '10 tx/a', '50 tx/old deleted (inferred-list)', '60 tx/a']);
+  });
+
+  it('a watch-list recorded by kubetape record: bookmarks (kept as slices of their frame) end the initial state and are no objects', async () => {
+    const upstream = await startFakeApiserver({ bookmarkIntervalMs: 100 });
+    const db = join(dir, 'recorded-watchlist.db');
+    try {
+      const [kept, gone] = upstream.seedConfigMaps('tx', 2).map((o) => o.metadata.name as string);
+      const proxy = await record({ db, upstream: upstream.url, listen: '127.0.0.1:0' });
+      try {
+        expect((await get(`${proxy.url}/api/v1/namespaces/tx/configmaps/${gone}`)).status).toBe(200);
+        upstream.delete('configmaps', 'tx', gone!);
+        const w = watch(`${proxy.url}/api/v1/namespaces/tx/configmaps?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`);
+        const lines = await w.waitFor(3); // ADDED kept, the initial-events-end BOOKMARK, a periodic BOOKMARK
+        w.close();
+        expect(lines.map((l) => JSON.parse(l).type)).toEqual(['ADDED', 'BOOKMARK', 'BOOKMARK']);
+      } finally {
+        await proxy.close();
+      }
+      const handle = openRecording(db, { readonly: true });
+      const bookmarks = handle.prepare(`SELECT count(*) FROM observations WHERE event = 'BOOKMARK' AND raw IS NULL AND frame_offset IS NOT NULL`).pluck().get();
+      handle.close();
+      expect(bookmarks).toBeGreaterThanOrEqual(2);
+      const revisions = history(db);
+      expect(revisions.filter((r) => !/ tx\/[a-z0-9-]+( |$)/.test(r))).toEqual([]); // every revision is of a named object
+      expect(revisions.filter((r) => r.includes(`tx/${gone} deleted`))).toEqual([expect.stringMatching(/deleted \(inferred-list\)$/)]);
+      expect(revisions.some((r) => r.endsWith(` tx/${kept}`))).toBe(true);
+    } finally {
+      await upstream.close();
+    }
   });
 
   it('a watch without resourceVersion (Python clients): its synthetic ADDEDs are the first state, later events changes', async () => {
