@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WriterHost } from './writer-host';
+import { COMMIT_MS, WriterHost } from './writer-host';
 import { prepareRecording } from './writer-prepare';
 import type { WriterReply } from './writer-protocol';
 
@@ -29,4 +29,30 @@ test('the checkpointer thread moves committed pages into the file while recordin
   }
   expect(replies.filter((r) => r.k === 'fatal')).toEqual([]);
   expect(existsSync(`${db}-wal`)).toBe(false);
+});
+
+test('batches arriving back to back are committed every COMMIT_MS, not only when the timer gets to run', () => {
+  const db = join(dir, 'busy.db');
+  prepareRecording(db, {});
+  const replies: WriterReply[] = [];
+  const host = new WriterHost({ db, keepSecrets: false }, (r) => replies.push(r));
+  const head = { id: 1, startedAt: Date.now(), method: 'GET', url: '/api/v1/namespaces/ns/configmaps?watch=1', requestHeaders: '[]', status: 200,
+    responseHeaders: JSON.stringify([['Content-Type', 'application/json']]), streamed: true, upgrade: false };
+  const event = (i: number) => `${JSON.stringify({ type: 'ADDED', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: `c${i}`, namespace: 'ns', resourceVersion: String(i) } } })}\n`;
+  let commits = 0;
+  try {
+    host.command({ k: 'batch', bytes: 0, batch: { msgs: [{ k: 'open', head, requestBody: null }], data: Buffer.alloc(0) } });
+    // Synchronously, as a busy worker drains its queue: the event loop (and COMMIT_MS's timer) never runs meanwhile.
+    const started = performance.now();
+    for (let i = 1; performance.now() - started < 6 * COMMIT_MS; i++) {
+      const data = Buffer.from(event(i));
+      host.command({ k: 'batch', bytes: data.length, batch: { msgs: [{ k: 'chunk', id: 1, at: i, data: { off: 0, len: data.length } }], data } });
+    }
+    const acks = replies.filter((r) => r.k === 'ack');
+    commits = (acks[acks.length - 1] as Extract<WriterReply, { k: 'ack' }>).stats.commits;
+  } finally {
+    host.close();
+  }
+  expect(replies.filter((r) => r.k === 'fatal')).toEqual([]);
+  expect(commits).toBeGreaterThanOrEqual(4); // one per COMMIT_MS; before, rows of a watch's frames were too few to reach COMMIT_ROWS
 });

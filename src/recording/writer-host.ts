@@ -9,7 +9,10 @@ export interface WriterInit {
   keepSecrets: boolean;
 }
 
-/** A transaction is committed this long after its first write, or as soon as it holds COMMIT_ROWS rows. */
+/**
+ * A transaction is committed this long after its first write, or as soon as it holds COMMIT_ROWS
+ * rows (a watch writes about two rows per frame of tens of events, so time is what commits it).
+ */
 export const COMMIT_MS = 50;
 const COMMIT_ROWS = 20000;
 /** The writer checkpoints by itself only when the WAL holds this many pages (64 MiB at 16 KiB). */
@@ -48,6 +51,8 @@ class Checkpointer {
 export class WriterHost {
   private readonly writer: RecordingWriter;
   private timer: NodeJS.Timeout | undefined;
+  /** When the open transaction got its first row (performance.now()). */
+  private firstWriteAt = 0;
   private dead = false;
 
   private readonly checkpointer: Checkpointer | null;
@@ -78,8 +83,10 @@ export class WriterHost {
     try {
       switch (cmd.k) {
         case 'batch':
+          if (this.writer.uncommittedRows === 0) this.firstWriteAt = performance.now();
           this.writer.apply(cmd.batch);
-          if (this.writer.uncommittedRows >= COMMIT_ROWS) this.commit();
+          // The timer alone is not enough: batches arriving back to back keep it from running.
+          if (this.writer.uncommittedRows >= COMMIT_ROWS || performance.now() - this.firstWriteAt >= COMMIT_MS) this.commit();
           else if (!this.timer && this.writer.uncommittedRows > 0) this.timer = setTimeout(() => this.commitSafely(), COMMIT_MS);
           this.reply({ k: 'ack', bytes: cmd.bytes, stats: this.writer.stats });
           break;
