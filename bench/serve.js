@@ -49,13 +49,21 @@ function configMap(name, rv, payload, namespace = 'bench') {
   });
 }
 
-/** A recording: one full list of `count` objects at RV `base`, then a watch with `versions - 1` MODIFIED events per object. */
+/**
+ * A recording as the recorder writes it: one full list of `count` objects at RV `base` (a row
+ * each), then a watch with `versions - 1` MODIFIED events per object, in frames of
+ * EVENTS_PER_FRAME events with one watch_observations row each.
+ */
+const EVENTS_PER_FRAME = 64;
 function writeRecording(path, { count, versions, payloadBytes }) {
   const db = openRecording(path, { create: true });
   const exchange = db.prepare(`INSERT INTO exchanges (started_at, method, url, verb, api_version, resource, namespace, request_headers, status, streamed, outcome)
                                VALUES (?, 'GET', ?, ?, 'v1', 'configmaps', 'bench', '[]', 200, ?, 'complete')`);
-  const observation = db.prepare(`INSERT INTO observations (exchange_id, seq, at_ms, source, event, form, api_group, api_version, resource, kind, namespace, name, uid, rv, encoding, raw)
-                                  VALUES (?, ?, ?, ?, ?, 'object', '', 'v1', 'configmaps', 'ConfigMap', 'bench', ?, NULL, ?, 'json', ?)`);
+  const observation = db.prepare(`INSERT INTO observation_rows (id, exchange_id, seq, at_ms, source, event, form, api_group, api_version, resource, kind, namespace, name, uid, rv, encoding, raw)
+                                  VALUES (?, ?, ?, ?, ?, ?, 'object', '', 'v1', 'configmaps', 'ConfigMap', 'bench', ?, NULL, ?, 'json', ?)`);
+  const frame = db.prepare('INSERT INTO frames (exchange_id, seq, offset_ms, data) VALUES (?, ?, ?, ?)');
+  const watchObservations = db.prepare(`INSERT INTO watch_observations (first_id, count, exchange_id, seq, at_ms, api_group, api_version, resource, encoding, events)
+                                        VALUES (?, ?, ?, ?, ?, '', 'v1', 'configmaps', 'json', jsonb(?))`);
   const t0 = Date.parse('2026-11-21T00:00:00Z');
   const base = count + 1000;
   const payload = 'x'.repeat(payloadBytes);
@@ -63,19 +71,41 @@ function writeRecording(path, { count, versions, payloadBytes }) {
     const listId = Number(exchange.run(t0, '/api/v1/namespaces/bench/configmaps', 'list', 0).lastInsertRowid);
     for (let i = 0; i < count; i++) {
       const name = `cm-${String(i).padStart(6, '0')}`;
-      observation.run(listId, i, t0, 'list', null, name, String(base - count + i), Buffer.from(configMap(name, base - count + i, payload)));
+      observation.run(i + 1, listId, i, t0, 'list', null, name, String(base - count + i), Buffer.from(configMap(name, base - count + i, payload)));
     }
     db.prepare(`INSERT INTO lists (exchange_id, at_ms, api_group, api_version, resource, kind, namespace, rv, items, encoding) VALUES (?, ?, '', 'v1', 'configmaps', 'ConfigMapList', 'bench', ?, ?, 'json')`).run(listId, t0, String(base), count);
     if (versions > 1) {
       const watchId = Number(exchange.run(t0 + 1, `/api/v1/namespaces/bench/configmaps?watch=true&resourceVersion=${base}`, 'watch', 1).lastInsertRowid);
+      const prefix = '{"type":"MODIFIED","object":';
       let rv = base;
+      let nextId = count + 1;
+      let seq = 0;
+      let lines = [];
+      let packed = [];
+      let offset = 0;
+      const flush = () => {
+        const at = 10 + seq;
+        frame.run(watchId, seq, at, Buffer.from(lines.join('')));
+        watchObservations.run(nextId, packed.length, watchId, seq, t0 + 1 + at, `[${packed.join(',')}]`);
+        nextId += packed.length;
+        seq++;
+        lines = [];
+        packed = [];
+        offset = 0;
+      };
       for (let v = 1; v < versions; v++) {
         for (let i = 0; i < count; i++) {
           rv++;
           const name = `cm-${String(i).padStart(6, '0')}`;
-          observation.run(watchId, rv - base, t0 + 10 + (rv - base), 'watch', 'MODIFIED', name, String(rv), Buffer.from(configMap(name, rv, payload)));
+          const object = configMap(name, rv, payload);
+          const line = `${prefix}${object}}\n`;
+          packed.push(JSON.stringify(['MODIFIED', 'object', 'ConfigMap', 'bench', name, null, String(rv), offset + Buffer.byteLength(prefix), Buffer.byteLength(object)]));
+          lines.push(line);
+          offset += Buffer.byteLength(line);
+          if (packed.length === EVENTS_PER_FRAME) flush();
         }
       }
+      if (packed.length > 0) flush();
       db.prepare(`INSERT INTO watches (exchange_id, at_ms, api_group, api_version, resource, namespace, start_rv, encoding, events, ended) VALUES (?, ?, '', 'v1', 'configmaps', 'bench', ?, 'json', ?, 'complete')`)
         .run(watchId, t0 + 1, String(base), count * (versions - 1));
     }

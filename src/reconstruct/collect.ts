@@ -5,7 +5,8 @@
  * list page and each watch's initial events held are kept for the inference step.
  */
 import type { Db } from '../recording/open';
-import { observationRawSql } from '../recording/schema';
+import { hasWatchObservations, observationIdRangeSql, observationRawSql } from '../recording/schema';
+import { EVENTS, FORMS, REV_SQL, SOURCES, UID_SQL, flagsSql, revOf, uidFingerprint, watchEventFlags } from './observation-facts';
 import { KeyHistory, RecordedRevision } from './recorded-revision';
 import type { RecordingScopes } from './recording-scopes';
 import { newSeenResource, resourceId, type SeenResource } from './seen-resource';
@@ -52,30 +53,11 @@ interface WatchBurst {
 /** Legacy synthetic ADDEDs arrive right after the response head; later ADDEDs are real changes. */
 const SYNTHETIC_WINDOW_MS = 1000;
 
-/**
- * Per-observation facts computed by SQLite and packed into one number, so the scan hands JS
- * numbers (free) instead of a string per column, without touching the object bytes (only a
- * bookmark's are read: `rawSql`, from its frame when it was recorded as a slice of one). Bits:
- * source 0–1, event 2–4, form 5–6, protobuf 7, initial-events-end bookmark 9, unnamed 10. Never
- * NULL: a NULL in any term would make the whole sum NULL (a bookmark read as a list item).
- */
-const SOURCES = ['list', 'watch', 'get', 'write'] as const;
-const EVENTS = [null, 'ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'OTHER'] as const;
-const FORMS = ['object', 'metadata', 'table-row'] as const;
-const flagsSql = (rawSql: string) => `(CASE o.source WHEN 'list' THEN 0 WHEN 'watch' THEN 1 WHEN 'get' THEN 2 ELSE 3 END)
-  + 4 * (CASE o.event WHEN 'ADDED' THEN 1 WHEN 'MODIFIED' THEN 2 WHEN 'DELETED' THEN 3 WHEN 'BOOKMARK' THEN 4 ELSE (CASE WHEN o.event IS NULL THEN 0 ELSE 5 END) END)
-  + 32 * (CASE o.form WHEN 'metadata' THEN 1 WHEN 'table-row' THEN 2 ELSE 0 END)
-  + 128 * (o.encoding IS 'protobuf')
-  + 512 * (CASE WHEN o.event = 'BOOKMARK' THEN coalesce(instr(${rawSql}, CAST('k8s.io/initial-events-end' AS BLOB)) > 0, 0) ELSE 0 END)
-  + 1024 * (o.name = '')`;
-/** The RV as an integer when it is one (a revision), else NULL. */
-const REV_SQL = `(CASE WHEN length(rv) BETWEEN 1 AND 15 AND rv NOT GLOB '*[^0-9]*' THEN CAST(rv AS INTEGER) END)`;
-/** A 53-bit fingerprint of the uid (its length and last six characters): enough to tell two objects of one name apart. */
-const UID_SQL = `(CASE WHEN uid IS NULL OR uid = '' THEN 0 ELSE length(uid) * 4398046511104 + ${[1, 2, 3, 4, 5, 6]
-  .map((i) => `coalesce(unicode(substr(uid, -${i}, 1)), 0) % 128 * ${128 ** (i - 1)}`)
-  .join(' + ')} END)`;
-/** Observations are read in chunks of this many ids, each chunk as a few JSON arrays (one string per column). */
+/** Observations are read in chunks of this many ids. */
 const CHUNK = 20000;
+
+/** A watch event as `watch_observations.events` packs it (schema.ts). */
+type PackedWatchEvent = [event: string, form: string, kind: string | null, namespace: string, name: string, uid: string | null, rv: string | null, offset: number, length: number];
 
 export function collect(db: Db, scopes: RecordingScopes, loader: RawLoader): Map<string, ResourceHistory> {
   const resources = new Map<string, ResourceHistory>();
@@ -95,74 +77,93 @@ export function collect(db: Db, scopes: RecordingScopes, loader: RawLoader): Map
     .all() as Array<[number, string, string, string]>;
   const byExchange = new Map<number, ResourceHistory>();
   for (const [id, g, v, r] of exchangeRows) byExchange.set(id, resourceFor(g, v, r));
-  const chunk = db.prepare(`SELECT json_group_array(id), json_group_array(exchange_id), json_group_array(at_ms), json_group_array(flags),
-                                   json_group_array(k), json_group_array(u), json_group_array(r)
-                            FROM (SELECT id, exchange_id, at_ms, ${flagsSql(observationRawSql(db))} AS flags,
-                                         CASE WHEN namespace = '' THEN name ELSE namespace || '/' || name END AS k, ${UID_SQL} AS u, ${REV_SQL} AS r
-                                  FROM observations o WHERE id BETWEEN ? AND ? ORDER BY id)`);
-  chunk.raw(true);
-  const [minId, maxId] = db.prepare('SELECT min(id), max(id) FROM observations').raw(true).get() as [number | null, number | null];
+  const packed = hasWatchObservations(db);
+  // Observation rows, a chunk of ids at a time, as a few JSON arrays (one string per column).
+  const rowChunk = db.prepare(`SELECT json_group_array(id), json_group_array(exchange_id), json_group_array(at_ms), json_group_array(flags),
+                                      json_group_array(k), json_group_array(u), json_group_array(r)
+                               FROM (SELECT id, exchange_id, at_ms, ${flagsSql(observationRawSql(db))} AS flags,
+                                            CASE WHEN namespace = '' THEN name ELSE namespace || '/' || name END AS k, ${UID_SQL} AS u, ${REV_SQL} AS r
+                                     FROM ${packed ? 'observation_rows' : 'observations'} o WHERE id BETWEEN ? AND ? ORDER BY id)`);
+  rowChunk.raw(true);
+  // Watch frames (schema 3) whose first id is in the chunk: their events are unpacked here (faster than in SQL).
+  const frameChunk = packed
+    ? db.prepare('SELECT first_id, exchange_id, at_ms, encoding, json(events) FROM watch_observations WHERE first_id BETWEEN ? AND ? ORDER BY first_id').raw(true)
+    : null;
+  const [minId, maxId] = db.prepare(observationIdRangeSql(db)).raw(true).get() as [number | null, number | null];
 
   const pageKeys = new Map<number, string[]>();
   const bursts = new Map<number, WatchBurst>();
   let maxRevSoFar = 0;
   let lastExchange = -1;
   let res!: ResourceHistory;
+  const observe = (obsId: number, exchangeId: number, atMs: number, flags: number, k: string, u: number, revOrNull: number | null): void => {
+    if (exchangeId !== lastExchange) {
+      lastExchange = exchangeId;
+      res = byExchange.get(exchangeId) ?? observationResource(db, obsId, resourceFor);
+    }
+    const info = res.info;
+    const source = SOURCES[flags & 3]!;
+    const event = EVENTS[(flags >> 2) & 7] ?? 'OTHER';
+    const rev = revOrNull ?? undefined;
+    if (event === 'BOOKMARK') {
+      if (rev !== undefined) {
+        res.progress.push([rev, atMs]);
+        if (rev > maxRevSoFar) maxRevSoFar = rev;
+      }
+      const burst = bursts.get(exchangeId);
+      if (burst?.open && flags & 512) {
+        burst.open = false;
+        burst.maxRev = Math.max(burst.maxRev, rev ?? 0);
+      }
+      return;
+    }
+    const history = keyHistory(res, k);
+    const key = history.key; // one string per key, shared by its revisions
+    if (!info.namespaced && key.includes('/')) info.namespaced = true;
+    const protobuf = (flags & 128) !== 0;
+    const form = FORMS[(flags >> 5) & 3]!;
+    if (form === 'object') {
+      if (protobuf) info.protobuf = true;
+      else info.json = true;
+    }
+    if (source === 'list') {
+      let list = pageKeys.get(exchangeId);
+      if (!list) pageKeys.set(exchangeId, (list = []));
+      list.push(key);
+    }
+    if (source === 'watch') trackBurst(bursts, scopes, exchangeId, event, key, rev, atMs);
+    const value = StoredObject.observed(loader, obsId, form === 'object' ? (protobuf ? 'protobuf' : 'json') : form);
+    const uid = u || undefined;
+    if (source === 'write' && event === 'DELETED') {
+      res.writeDeletes.push({ key, objectRev: rev, seenBefore: maxRevSoFar, value, atMs });
+      if (rev !== undefined) history.add(new RecordedRevision(rev, key, value, false, atMs, 'observed', uid));
+      return;
+    }
+    if (rev === undefined || flags & 1024) return;
+    if (rev > maxRevSoFar) maxRevSoFar = rev;
+    const deleted = source === 'watch' && event === 'DELETED';
+    history.add(new RecordedRevision(rev, key, value, deleted, atMs, 'observed', uid));
+  };
+
   for (let lo = minId ?? 1; maxId !== null && lo <= maxId; lo += CHUNK) {
-    const [obsIds, exchanges, times, flagsList, keys, uids, revs] = (chunk.get(lo, lo + CHUNK - 1) as string[]).map((c) => JSON.parse(c) as unknown[]) as [
+    const hi = lo + CHUNK - 1;
+    const [ids, exchanges, times, flagsList, keys, uids, revs] = (rowChunk.get(lo, hi) as string[]).map((c) => JSON.parse(c) as unknown[]) as [
       number[], number[], number[], number[], string[], number[], Array<number | null>,
     ];
-    for (let i = 0; i < obsIds.length; i++) {
-      const flags = flagsList[i]!;
-      const exchangeId = exchanges[i]!;
-      if (exchangeId !== lastExchange) {
-        lastExchange = exchangeId;
-        res = byExchange.get(exchangeId) ?? observationResource(db, obsIds[i]!, resourceFor);
-      }
-      const info = res.info;
-      const source = SOURCES[flags & 3]!;
-      const event = EVENTS[(flags >> 2) & 7] ?? 'OTHER';
-      const rev = revs[i] ?? undefined;
-      const atMs = times[i]!;
-      if (event === 'BOOKMARK') {
-        if (rev !== undefined) {
-          res.progress.push([rev, atMs]);
-          if (rev > maxRevSoFar) maxRevSoFar = rev;
-        }
-        const burst = bursts.get(exchangeId);
-        if (burst?.open && flags & 512) {
-          burst.open = false;
-          burst.maxRev = Math.max(burst.maxRev, rev ?? 0);
-        }
-        continue;
-      }
-      const history = keyHistory(res, keys[i]!);
-      const key = history.key; // one string per key, shared by its revisions
-      if (!info.namespaced && key.includes('/')) info.namespaced = true;
-      const protobuf = (flags & 128) !== 0;
-      const form = FORMS[(flags >> 5) & 3]!;
-      if (form === 'object') {
-        if (protobuf) info.protobuf = true;
-        else info.json = true;
-      }
-      if (source === 'list') {
-        let list = pageKeys.get(exchangeId);
-        if (!list) pageKeys.set(exchangeId, (list = []));
-        list.push(key);
-      }
-      if (source === 'watch') trackBurst(bursts, scopes, exchangeId, event, key, rev, atMs);
-      const value = StoredObject.observed(loader, obsIds[i]!, form === 'object' ? (protobuf ? 'protobuf' : 'json') : form);
-      const uid = uids[i] || undefined;
-      if (source === 'write' && event === 'DELETED') {
-        res.writeDeletes.push({ key, objectRev: rev, seenBefore: maxRevSoFar, value, atMs });
-        if (rev !== undefined) history.add(new RecordedRevision(rev, key, value, false, atMs, 'observed', uid));
-        continue;
-      }
-      if (rev === undefined || flags & 1024) continue;
-      if (rev > maxRevSoFar) maxRevSoFar = rev;
-      const deleted = source === 'watch' && event === 'DELETED';
-      history.add(new RecordedRevision(rev, key, value, deleted, atMs, 'observed', uid));
+    let i = 0;
+    const rowsUntil = (end: number) => {
+      for (; i < ids.length && ids[i]! < end; i++) observe(ids[i]!, exchanges[i]!, times[i]!, flagsList[i]!, keys[i]!, uids[i]!, revs[i]!);
+    };
+    for (const [firstId, exchangeId, atMs, encoding, events] of (frameChunk?.all(lo, hi) ?? []) as Array<[number, number, number, string, string]>) {
+      rowsUntil(firstId); // a frame's ids are consecutive: no row falls among them
+      const protobuf = encoding === 'protobuf';
+      (JSON.parse(events) as PackedWatchEvent[]).forEach(([event, form, , namespace, name, uid, rv], j) => {
+        const id = firstId + j;
+        const flags = watchEventFlags(event, form, protobuf, name, () => loader.load(id));
+        observe(id, exchangeId, atMs, flags, namespace === '' ? name : `${namespace}/${name}`, uidFingerprint(uid), revOf(rv));
+      });
     }
+    rowsUntil(Infinity);
   }
 
   for (const res of resources.values()) for (const [key, h] of res.keys) if (h.revisions.length === 0) res.keys.delete(key);

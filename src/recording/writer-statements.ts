@@ -1,7 +1,8 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './open';
+import { NEXT_OBSERVATION_ID_SQL } from './schema';
 
-/** An `observations` row (schema.ts). */
+/** An `observation_rows` row (schema.ts). */
 export interface ObservationRow {
   exchangeId: number;
   seq: number;
@@ -45,6 +46,19 @@ export interface ListRow {
   items: number;
   encoding: string | null;
   columns: string | null;
+}
+
+/** A `watch_observations` row: the events of one watch frame, each packed by a WatchEventPacker. */
+export interface WatchObservationsRow {
+  exchangeId: number;
+  seq: number;
+  atMs: number;
+  apiGroup: string;
+  apiVersion: string;
+  resource: string;
+  encoding: string;
+  /** Each a JSON array (WatchEventPacker). */
+  events: string[];
 }
 
 /** A `watches` row at its start (schema.ts); counts and the end are updated as events arrive. */
@@ -94,10 +108,13 @@ const MAX_LITERAL_STATEMENTS = 64;
 /** The writer's prepared statements; each write counts one uncommitted row. */
 export class RecordingStatements {
   uncommitted = 0;
+  /** Observation ids are assigned here: `observation_rows` and `watch_observations` share them. */
+  private nextObservationId: number;
   private readonly exchange: Statement;
   private readonly exchangeEnd: Statement;
   private readonly frameStmt: Statement;
   private readonly observationStmt: Statement;
+  private readonly watchObservationsStmt: Statement;
   private readonly listStmt: Statement;
   private readonly watchStmt: Statement;
   private readonly watchUpdate: Statement;
@@ -111,8 +128,11 @@ export class RecordingStatements {
       error, decode_error, injected) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.exchangeEnd = db.prepare('UPDATE exchanges SET duration_ms = ?, outcome = ?, error = ?, decode_error = ? WHERE id = ?');
     this.frameStmt = db.prepare('INSERT INTO frames (exchange_id, seq, offset_ms, data) VALUES (?, ?, ?, ?)');
-    this.observationStmt = db.prepare(`INSERT INTO observations (exchange_id, seq, at_ms, source, event, form, api_group, api_version,
-      resource, kind, namespace, name, uid, rv, encoding, raw, frame_offset, frame_length) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.nextObservationId = db.prepare(NEXT_OBSERVATION_ID_SQL).pluck().get() as number;
+    this.observationStmt = db.prepare(`INSERT INTO observation_rows (id, exchange_id, seq, at_ms, source, event, form, api_group, api_version,
+      resource, kind, namespace, name, uid, rv, encoding, raw, frame_offset, frame_length) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.watchObservationsStmt = db.prepare(`INSERT INTO watch_observations (first_id, count, exchange_id, seq, at_ms, api_group, api_version,
+      resource, encoding, events) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, jsonb(?))`);
     this.listStmt = db.prepare(`INSERT INTO lists (exchange_id, at_ms, api_group, api_version, resource, kind, namespace, label_selector,
       field_selector, request_rv, request_rv_match, request_continue, request_limit, rv, continue, remaining, items, encoding, columns)
       VALUES (@exchangeId, @atMs, @apiGroup, @apiVersion, @resource, @kind, @namespace, @labelSelector, @fieldSelector, @requestRv,
@@ -145,11 +165,21 @@ export class RecordingStatements {
     const literal = this.observationWithLiterals(o);
     const frameOffset = o.frameOffset ?? null;
     const frameLength = o.frameLength ?? null;
-    if (literal) literal.run(o.exchangeId, o.seq, o.atMs, o.event, o.kind, o.namespace, o.name, o.uid, o.rv, o.raw, frameOffset, frameLength);
+    const id = this.nextObservationId++;
+    if (literal) literal.run(id, o.exchangeId, o.seq, o.atMs, o.event, o.kind, o.namespace, o.name, o.uid, o.rv, o.raw, frameOffset, frameLength);
     else {
-      this.observationStmt.run(o.exchangeId, o.seq, o.atMs, o.source, o.event, o.form, o.apiGroup, o.apiVersion, o.resource, o.kind,
+      this.observationStmt.run(id, o.exchangeId, o.seq, o.atMs, o.source, o.event, o.form, o.apiGroup, o.apiVersion, o.resource, o.kind,
         o.namespace, o.name, o.uid, o.rv, o.encoding, o.raw, frameOffset, frameLength);
     }
+    this.uncommitted++;
+  }
+
+  /** The events of one frame as one row; they take the next `events.length` observation ids. */
+  watchObservations(w: WatchObservationsRow): void {
+    const firstId = this.nextObservationId;
+    this.nextObservationId += w.events.length;
+    this.watchObservationsStmt.run(firstId, w.events.length, w.exchangeId, w.seq, w.atMs, w.apiGroup, w.apiVersion, w.resource, w.encoding,
+      `[${w.events.join(',')}]`);
     this.uncommitted++;
   }
 
@@ -175,8 +205,8 @@ export class RecordingStatements {
     let stmt = this.literalStatements.get(key);
     if (stmt || this.literalStatements.size >= MAX_LITERAL_STATEMENTS || !constants.every((c) => PLAIN_NAME.test(c))) return stmt;
     const [source, form, group, version, resource, encoding] = constants.map((c) => `'${c}'`);
-    stmt = this.db.prepare(`INSERT INTO observations (exchange_id, seq, at_ms, source, event, form, api_group, api_version, resource, kind,
-      namespace, name, uid, rv, encoding, raw, frame_offset, frame_length) VALUES (?, ?, ?, ${source}, ?, ${form}, ${group}, ${version},
+    stmt = this.db.prepare(`INSERT INTO observation_rows (id, exchange_id, seq, at_ms, source, event, form, api_group, api_version, resource,
+      kind, namespace, name, uid, rv, encoding, raw, frame_offset, frame_length) VALUES (?, ?, ?, ?, ${source}, ?, ${form}, ${group}, ${version},
       ${resource}, ?, ?, ?, ?, ?, ${o.encoding === null ? 'NULL' : encoding}, ?, ?, ?)`);
     this.literalStatements.set(key, stmt);
     return stmt;
@@ -195,5 +225,45 @@ export class RecordingStatements {
   updateWatch(exchangeId: number, events: number, firstRv: string | null, lastRv: string | null, ended: string | null): void {
     this.watchUpdate.run(events, firstRv, lastRv, ended, exchangeId);
     this.uncommitted++;
+  }
+}
+
+/** Characters a JSON string must escape (control characters, quote, backslash) and lone surrogate halves. */
+const JSON_ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** `s` as a JSON string: concatenated when nothing needs escaping (names, uids, RVs), which costs less than JSON.stringify. */
+function jsonString(s: string | null): string {
+  if (s === null) return 'null';
+  return JSON_ESCAPED.test(s) ? JSON.stringify(s) : `"${s}"`;
+}
+
+/** The JSON of the last string it was given: event type, form, kind and namespace repeat from event to event. */
+class LastJson {
+  private last: string | null | undefined;
+  private json = '';
+
+  of(s: string | null): string {
+    if (s !== this.last) {
+      this.last = s;
+      this.json = jsonString(s);
+    }
+    return this.json;
+  }
+}
+
+/**
+ * Packs watch events as `watch_observations.events` holds each:
+ * [event, form, kind, namespace, name, uid, rv, frame_offset, frame_length] (JSON).
+ */
+export class WatchEventPacker {
+  private readonly event = new LastJson();
+  private readonly form = new LastJson();
+  private readonly kind = new LastJson();
+  private readonly namespace = new LastJson();
+
+  pack(event: string, form: string, kind: string | null, namespace: string, name: string, uid: string | null, rv: string | null,
+    frameOffset: number, frameLength: number): string {
+    return `[${this.event.of(event)},${this.form.of(form)},${this.kind.of(kind)},${this.namespace.of(namespace)},${jsonString(name)},${
+      jsonString(uid)},${jsonString(rv)},${frameOffset},${frameLength}]`;
   }
 }

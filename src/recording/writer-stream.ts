@@ -5,7 +5,7 @@ import { isProtobuf, isWatchStream } from '../wire/media-types';
 import { framerFor, pushFrames, type WatchFramer } from '../wire/watch-framer';
 import { redactSecretsJson, redactSecretsProtobufFrame } from './redact-secrets';
 import type { ExchangeContext } from './writer-context';
-import type { RecordingStatements } from './writer-statements';
+import { WatchEventPacker, type RecordingStatements } from './writer-statements';
 import type { Outcome } from './writer-protocol';
 
 /** A gzip-encoded stream is indexed at its end, from at most this many compressed bytes. */
@@ -43,6 +43,7 @@ export class StreamRecorder {
   private dirty = false;
   private firstError: string | null = null;
   private errorCount = 0;
+  private readonly packer = new WatchEventPacker();
 
   constructor(private readonly stmts: RecordingStatements, private readonly ctx: ExchangeContext) {
     const { info, head } = ctx;
@@ -55,7 +56,7 @@ export class StreamRecorder {
     stmts.watch({
       exchangeId: head.id, atMs: head.startedAt, apiGroup: info.apiGroup, apiVersion: info.apiVersion, resource: info.resource,
       namespace: info.namespace, labelSelector: q.get('labelSelector') ?? '', fieldSelector: q.get('fieldSelector') ?? '',
-      startRv: q.get('resourceVersion'), encoding: this.protobuf ? 'protobuf' : 'json',
+      startRv: q.get('resourceVersion'), encoding: this.encoding,
     });
   }
 
@@ -100,23 +101,44 @@ export class StreamRecorder {
     this.stmts.updateWatch(this.ctx.head.id, this.events, this.firstRv, this.lastRv, this.ended);
   }
 
-  /** The events completed by one arrival: one frame holding them all, an observation each. */
+  /**
+   * The events completed by one arrival: one frame holding them all, and their observations in
+   * one `watch_observations` row (an event whose object is not a slice of the frame gets a row of its own).
+   */
   private arrival(frames: Buffer[], at: number): void {
     const seq = this.seq++;
     if (this.ctx.redact) frames = frames.map((frame) => this.redactFrame(frame));
+    const packed: string[] = [];
     let offset = 0;
     for (const frame of frames) {
-      this.event(frame, at, seq, offset);
+      this.event(frame, at, seq, offset, packed);
       offset += frame.length;
     }
+    this.writePacked(packed, seq, at);
     this.stmts.frame(this.ctx.head.id, seq, at, joined(frames, offset));
+  }
+
+  /** Writes the events packed so far as one row and empties `packed`. */
+  private writePacked(packed: string[], seq: number, at: number): void {
+    if (packed.length === 0) return;
+    const { info, head } = this.ctx;
+    this.stmts.watchObservations({
+      exchangeId: head.id, seq, atMs: head.startedAt + at, apiGroup: info.apiGroup, apiVersion: info.apiVersion, resource: info.resource,
+      encoding: this.encoding, events: packed,
+    });
+    packed.length = 0;
+  }
+
+  private get encoding(): 'json' | 'protobuf' {
+    return this.protobuf ? 'protobuf' : 'json';
   }
 
   /**
    * Decodes one event into the object log. `frameOffset`: where the event starts in stored frame
-   * `seq`, so that the observation can point at its object there; null: the object is copied.
+   * `seq`, so that the observation can point at its object there (packed into `packed`, for the
+   * frame's watch_observations row); null: the object is copied into a row of its own.
    */
-  private event(frame: Buffer, at: number, seq: number, frameOffset: number | null): void {
+  private event(frame: Buffer, at: number, seq: number, frameOffset: number | null, packed?: string[]): void {
     const { ctx } = this;
     const index = this.framed++;
     let event;
@@ -141,12 +163,15 @@ export class StreamRecorder {
     }
     const { info, head } = ctx;
     const within = frameOffset === null ? -1 : offsetWithin(frame, obj.raw);
-    const inFrame = within >= 0;
+    if (packed && within >= 0 && obj.encoding === this.encoding) {
+      packed.push(this.packer.pack(event.type, obj.form, obj.kind || null, obj.namespace, obj.name, obj.uid || null, rv, frameOffset! + within, obj.raw.length));
+      return;
+    }
+    if (packed) this.writePacked(packed, seq, at); // ids stay in event order
     this.stmts.observation({
       exchangeId: head.id, seq, atMs: head.startedAt + at, source: 'watch', event: event.type, form: obj.form,
       apiGroup: info.apiGroup, apiVersion: info.apiVersion, resource: info.resource, kind: obj.kind || null,
-      namespace: obj.namespace, name: obj.name, uid: obj.uid || null, rv, encoding: obj.encoding,
-      raw: inFrame ? null : obj.raw, frameOffset: inFrame ? frameOffset! + within : undefined, frameLength: inFrame ? obj.raw.length : undefined,
+      namespace: obj.namespace, name: obj.name, uid: obj.uid || null, rv, encoding: obj.encoding, raw: obj.raw,
     });
   }
 

@@ -83,6 +83,76 @@ test('new recordings keep frames in a rowid table; a file made when it was WITHO
   reopened.close();
 });
 
+test('a watch frame\'s events are one watch_observations row; one id sequence with the rows of lists and gets; the view unpacks them', () => {
+  const odd = { name: 'we"ird\\näme\u0001', uid: 'ü-\u{1F600}', rv: '12' }; // escaped in JSON; never from a real apiserver
+  const events = [
+    { type: 'ADDED', object: cm('w1', 11) },
+    { type: 'MODIFIED', object: { ...cm(odd.name, 12), metadata: { name: odd.name, namespace: 'ns', uid: odd.uid, resourceVersion: odd.rv } } },
+    { type: 'BOOKMARK', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: '13' } } },
+  ].map((e) => `${JSON.stringify(e)}\n`);
+  const json: Array<[string, string]> = [['Content-Type', 'application/json']];
+  batch((span) => [
+    { k: 'close', id: 1, head: head(1, 'GET', '/api/v1/namespaces/ns/configmaps', 200, json), outcome: 'complete', durationMs: 1,
+      responseBody: span(JSON.stringify({ kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '10' }, items: [cm('l1', 5), cm('l2', 6)] })) },
+    { k: 'open', head: head(2, 'GET', '/api/v1/namespaces/ns/configmaps?watch=1&resourceVersion=10', 200, json, true), requestBody: null },
+    { k: 'chunk', id: 2, at: 1, data: span(events.join('')) },
+    { k: 'chunk', id: 2, at: 2, data: span(`${JSON.stringify({ type: 'DELETED', object: cm('w1', 14) })}\n`) },
+    { k: 'close', id: 2, outcome: 'complete', durationMs: 3 },
+    { k: 'close', id: 3, head: head(3, 'GET', '/api/v1/namespaces/ns/configmaps/l1', 200, json), outcome: 'complete', durationMs: 1, responseBody: span(JSON.stringify(cm('l1', 15))) },
+  ]);
+  expect(all('SELECT first_id, count, exchange_id, seq, api_version, resource, encoding FROM watch_observations ORDER BY first_id')).toEqual([
+    { first_id: 3, count: 3, exchange_id: 2, seq: 0, api_version: 'v1', resource: 'configmaps', encoding: 'json' },
+    { first_id: 6, count: 1, exchange_id: 2, seq: 1, api_version: 'v1', resource: 'configmaps', encoding: 'json' },
+  ]);
+  expect(all('SELECT id, source FROM observation_rows ORDER BY id')).toEqual([{ id: 1, source: 'list' }, { id: 2, source: 'list' }, { id: 7, source: 'get' }]);
+  const watched = all(`SELECT id, exchange_id, seq, at_ms, source, event, form, api_group, kind, namespace, name, uid, rv, encoding, raw,
+    CAST(${OBSERVATION_RAW_SQL} AS TEXT) AS object FROM observations o WHERE source = 'watch' ORDER BY id`);
+  const row = (id: number, seq: number, event: string, object: any) => ({
+    id, exchange_id: 2, seq, at_ms: 1_000_000 + seq + 1, source: 'watch', event, form: 'object', api_group: '', kind: 'ConfigMap',
+    namespace: object.metadata.namespace ?? '', name: object.metadata.name ?? '', uid: object.metadata.uid ?? null, rv: object.metadata.resourceVersion,
+    encoding: 'json', raw: null, object: JSON.stringify(object),
+  });
+  const objects = events.map((e) => JSON.parse(e).object);
+  expect(watched).toEqual([row(3, 0, 'ADDED', objects[0]), row(4, 0, 'MODIFIED', objects[1]), row(5, 0, 'BOOKMARK', objects[2]), row(6, 1, 'DELETED', cm('w1', 14))]);
+  expect(watched[1].name).toBe(odd.name);
+  expect(watched[1].uid).toBe(odd.uid);
+  // A row inserted into the view without an id (a hand-made recording) takes the next one after both tables.
+  db.prepare(`INSERT INTO observations (exchange_id, seq, at_ms, source, api_group, api_version, resource, name) VALUES (3, 1, 1, 'get', '', 'v1', 'configmaps', 'x')`).run();
+  expect(all('SELECT id FROM observations ORDER BY id').map((r) => r.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  const loader = new RawLoader(db);
+  expect([3, 4, 5, 6].map((id) => loader.load(id))).toEqual(watched.map((w) => w.object));
+});
+
+test('a schema 2 recording is migrated when appended to: its observations keep their ids, new watch events follow them', () => {
+  const file = join(dir, 'schema2.db');
+  copyFileSync(join(__dirname, '../../test/fixtures/configmaps-schema2.db'), file);
+  const read = (d: Db) => d.prepare(`SELECT o.*, ${OBSERVATION_RAW_SQL} AS object FROM observations o ORDER BY id`).all() as any[];
+  const old = openRecording(file, { readonly: true });
+  expect(old.pragma('user_version', { simple: true })).toBe(2);
+  const before = read(old);
+  old.close();
+  const migrated = openRecording(file);
+  expect(migrated.pragma('user_version', { simple: true })).toBe(3);
+  expect(read(migrated)).toEqual(before);
+  const id = (migrated.prepare('SELECT max(id) FROM exchanges').pluck().get() as number) + 1;
+  const event = `${JSON.stringify({ type: 'ADDED', object: cm('appended', 999) })}\n`;
+  const appender = new RecordingWriter(migrated, { keepSecrets: false });
+  appender.apply({
+    msgs: [
+      { k: 'open', head: head(id, 'GET', '/api/v1/namespaces/ns/configmaps?watch=1', 200, [['Content-Type', 'application/json']], true), requestBody: null },
+      { k: 'chunk', id, at: 1, data: { off: 0, len: event.length } },
+      { k: 'close', id, outcome: 'complete', durationMs: 2 },
+    ],
+    data: Buffer.from(event),
+  });
+  appender.close();
+  const reopened = openRecording(file, { readonly: true });
+  const after = read(reopened);
+  reopened.close();
+  expect(after.slice(0, -1)).toEqual(before);
+  expect(after[after.length - 1]).toMatchObject({ id: before[before.length - 1].id + 1, exchange_id: id, name: 'appended', object: Buffer.from(JSON.stringify(cm('appended', 999))) });
+});
+
 test('a JSON watch cut at every byte: a frame per arrival holding the events it completed, each decoded and readable from its frame', () => {
   const events = [1, 2, 3].map((i) => `${JSON.stringify({ type: i === 3 ? 'DELETED' : 'ADDED', object: cm(`c${i}`, 10 + i) })}\n`);
   const body = Buffer.from(events.join(''));
