@@ -2,33 +2,44 @@
  * Entry point of the checkpointer thread (writer-spawn.ts says how it is loaded): copies the
  * recording's WAL into the database file every CHECKPOINT_MS with a connection of its own, so
  * that the writer thread only appends to the WAL. PASSIVE checkpoints never wait for the writer.
- * Told to stop, it closes its connection, sets `stopped[0]` and wakes whoever waits on it.
+ * It checkpoints only when the writer has committed since, or the last checkpoint left frames
+ * behind: an idle recorder's ticks do no SQLite work (its checkpointer thread: 0.55 → 0.3 % of a
+ * core; the whole idle recorder 1.15 → 0.85 %, 20 s measured from /proc).
+ * Told to stop, it closes its connection, sets `stopped` and wakes whoever waits on it.
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 
 interface CheckpointerInit {
   db: string;
-  /** Int32Array over a SharedArrayBuffer: 1 once the connection is closed. */
-  stopped: Int32Array;
+  /** Int32Array over a SharedArrayBuffer: [0] 1 once the connection is closed; [1] transactions the writer has committed. */
+  shared: Int32Array;
 }
 
 const CHECKPOINT_MS = 50;
+const STOPPED = 0;
+const COMMITS = 1;
 
-const { db: path, stopped } = workerData as CheckpointerInit;
+const { db: path, shared } = workerData as CheckpointerInit;
 const db = new Database(path, { fileMustExist: true });
+let seen = 0;
+let behind = false;
 const timer = setInterval(() => {
+  const commits = Atomics.load(shared, COMMITS);
+  if (commits === seen && !behind) return;
+  seen = commits;
   try {
-    db.pragma('wal_checkpoint(PASSIVE)');
+    const [result] = db.pragma('wal_checkpoint(PASSIVE)') as Array<{ busy: number; log: number; checkpointed: number }>;
+    behind = result !== undefined && result.checkpointed < result.log;
   } catch {
-    // busy or gone: the writer's own checkpoints (its backstop) and its close cover it
+    behind = true; // busy or gone: tried again at the next tick; the writer's own checkpoints (its backstop) and its close cover it
   }
 }, CHECKPOINT_MS);
 
 parentPort!.once('message', () => {
   clearInterval(timer);
   db.close();
-  Atomics.store(stopped, 0, 1);
-  Atomics.notify(stopped, 0);
+  Atomics.store(shared, STOPPED, 1);
+  Atomics.notify(shared, STOPPED);
   parentPort!.close();
 });

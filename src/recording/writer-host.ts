@@ -22,16 +22,22 @@ const CHECKPOINTER_STOP_MS = 5000;
 
 /** The checkpointer thread (writer-checkpointer.ts). */
 class Checkpointer {
-  private readonly stopped = new Int32Array(new SharedArrayBuffer(4));
+  /** Int32 [stopped, commits]: see CheckpointerInit. */
+  private readonly shared = new Int32Array(new SharedArrayBuffer(8));
   private readonly worker: Worker;
   private done = false;
 
   constructor(db: string) {
-    this.worker = spawnRecordingWorker('writer-checkpointer', { db, stopped: this.stopped });
+    this.worker = spawnRecordingWorker('writer-checkpointer', { db, shared: this.shared });
     this.worker.unref();
     // Gone early (it could not open the file): checkpoints are left to the writer, and stop() does not wait.
-    this.worker.on('error', () => Atomics.store(this.stopped, 0, 1));
-    this.worker.on('exit', () => Atomics.store(this.stopped, 0, 1));
+    this.worker.on('error', () => Atomics.store(this.shared, 0, 1));
+    this.worker.on('exit', () => Atomics.store(this.shared, 0, 1));
+  }
+
+  /** A transaction was committed: there is something to checkpoint. */
+  committed(): void {
+    Atomics.add(this.shared, 1, 1);
   }
 
   /** Stops it and waits (synchronously, briefly) until its connection is closed, so that closing the writer's is the last. */
@@ -39,7 +45,7 @@ class Checkpointer {
     if (this.done) return;
     this.done = true;
     this.worker.postMessage('stop');
-    Atomics.wait(this.stopped, 0, 0, CHECKPOINTER_STOP_MS);
+    Atomics.wait(this.shared, 0, 0, CHECKPOINTER_STOP_MS);
   }
 }
 
@@ -105,13 +111,13 @@ export class WriterHost {
 
   private commit(): void {
     this.clearTimer();
-    this.writer.commit();
+    if (this.writer.commit()) this.checkpointer?.committed();
   }
 
   private commitSafely(): void {
     this.timer = undefined;
     try {
-      this.writer.commit();
+      if (this.writer.commit()) this.checkpointer?.committed();
     } catch (err) {
       this.die(err);
     }
