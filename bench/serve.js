@@ -7,7 +7,7 @@
  *   npm run build && node bench/serve.js            # all three
  *   node bench/serve.js rebuild|list|watch          # one
  *
- * Each benchmark writes its own recording (object log rows, as the recorder writes them) into a
+ * Each benchmark writes its own recording (object log and watch frames, as the recorder writes them) into a
  * temporary directory, then measures serve. Prints a table; exits 1 when a target is missed.
  */
 'use strict';

@@ -5,7 +5,7 @@
  * list page and each watch's initial events held are kept for the inference step.
  */
 import type { Db } from '../recording/open';
-import { hasWatchObservations, observationIdRangeSql, observationRawSql } from '../recording/schema';
+import { hasWatchObservations, observationIdRangeSql, observationRawSql, type PackedWatchEvent } from '../recording/schema';
 import { EVENTS, FORMS, REV_SQL, SOURCES, UID_SQL, flagsSql, revOf, uidFingerprint, watchEventFlags } from './observation-facts';
 import { KeyHistory, RecordedRevision } from './recorded-revision';
 import type { RecordingScopes } from './recording-scopes';
@@ -55,9 +55,6 @@ const SYNTHETIC_WINDOW_MS = 1000;
 
 /** Observations are read in chunks of this many ids. */
 const CHUNK = 20000;
-
-/** A watch event as `watch_observations.events` packs it (schema.ts). */
-type PackedWatchEvent = [event: string, form: string, kind: string | null, namespace: string, name: string, uid: string | null, rv: string | null, offset: number, length: number];
 
 export function collect(db: Db, scopes: RecordingScopes, loader: RawLoader): Map<string, ResourceHistory> {
   const resources = new Map<string, ResourceHistory>();

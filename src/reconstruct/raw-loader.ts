@@ -1,17 +1,17 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../recording/open';
-import { hasFrameSlices, hasWatchObservations } from '../recording/schema';
+import { hasFrameSlices, hasWatchObservations, type PackedWatchEvent } from '../recording/schema';
 
 /** An observation's bytes as stored: its own `raw`, or where they lie in its watch frame. */
 type RawRow = [id: number, raw: string | Buffer | null, text: number, exchangeId: number, seq: number, offset: number | null, length: number | null];
 
-/** A `watch_observations` row (schema 3), its events unpacked: [event, form, kind, namespace, name, uid, rv, offset, length]. */
+/** A `watch_observations` row (schema 3), its events unpacked. */
 interface WatchFrameRow {
   firstId: number;
   exchangeId: number;
   seq: number;
   protobuf: boolean;
-  events: Array<[string, string, string | null, string, string, string | null, string | null, number, number]>;
+  events: PackedWatchEvent[];
 }
 
 /**
@@ -92,8 +92,8 @@ export class RawLoader {
     }
     const event = w.events[id - w.firstId];
     if (!event) return undefined;
-    const text = w.protobuf && event[1] === 'object' ? 0 : 1;
-    return [id, null, text, w.exchangeId, w.seq, event[7], event[8]];
+    const [, form, , , , , , frameOffset, frameLength] = event;
+    return [id, null, w.protobuf && form === 'object' ? 0 : 1, w.exchangeId, w.seq, frameOffset, frameLength];
   }
 
   private bytesOf([, raw, text, exchangeId, seq, offset, length]: RawRow): string | Buffer | null {

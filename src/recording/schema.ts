@@ -219,6 +219,10 @@ export function observationRawSql(db: Db): string {
 export const DROP_RESOURCE_INDEX = 'DROP INDEX IF EXISTS observations_by_resource';
 export const CREATE_RESOURCE_INDEX = 'CREATE INDEX IF NOT EXISTS observations_by_resource ON observation_rows (api_group, resource, id)';
 
+/** One watch event's observation as `watch_observations.events` packs it (WatchEventPacker writes it). */
+export type PackedWatchEvent = [event: string, form: string, kind: string | null, namespace: string, name: string, uid: string | null,
+  rv: string | null, frameOffset: number, frameLength: number];
+
 /** The lowest and highest observation id (from schema 3: a watch frame's first), NULLs when there are none. */
 export function observationIdRangeSql(db: Db): string {
   if (!hasWatchObservations(db)) return 'SELECT min(id), max(id) FROM observations';

@@ -251,16 +251,14 @@ class LastJson {
   }
 }
 
-/**
- * Packs watch events as `watch_observations.events` holds each:
- * [event, form, kind, namespace, name, uid, rv, frame_offset, frame_length] (JSON).
- */
+/** Packs watch events as `watch_observations.events` holds each: a PackedWatchEvent (schema.ts) as JSON. */
 export class WatchEventPacker {
   private readonly event = new LastJson();
   private readonly form = new LastJson();
   private readonly kind = new LastJson();
   private readonly namespace = new LastJson();
 
+  /** The fields in PackedWatchEvent's order; not a rest parameter, which would allocate an array per event. */
   pack(event: string, form: string, kind: string | null, namespace: string, name: string, uid: string | null, rv: string | null,
     frameOffset: number, frameLength: number): string {
     return `[${this.event.of(event)},${this.form.of(form)},${this.kind.of(kind)},${this.namespace.of(namespace)},${jsonString(name)},${
