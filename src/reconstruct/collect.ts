@@ -156,7 +156,7 @@ export function collect(db: Db, scopes: RecordingScopes, loader: RawLoader): Map
       const protobuf = encoding === 'protobuf';
       (JSON.parse(events) as PackedWatchEvent[]).forEach(([event, form, , namespace, name, uid, rv], j) => {
         const id = firstId + j;
-        const flags = watchEventFlags(event, form, protobuf, name, () => loader.load(id));
+        const flags = watchEventFlags(event, form, protobuf, name, loader, id);
         observe(id, exchangeId, atMs, flags, namespace === '' ? name : `${namespace}/${name}`, uidFingerprint(uid), revOf(rv));
       });
     }

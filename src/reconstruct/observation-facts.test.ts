@@ -25,7 +25,7 @@ describe('observation facts: SQL and JS agree', () => {
       for (const form of ['object', 'metadata', 'table-row']) {
         for (const encoding of ['json', 'protobuf']) {
           for (const [name, raw] of [['a', end], ['', end], ['', Buffer.from('{}')]] as const) {
-            const js = watchEventFlags(event, form, encoding === 'protobuf', name, () => raw);
+            const js = watchEventFlags(event, form, encoding === 'protobuf', name, { load: () => raw }, 1);
             expect([event, form, encoding, name, raw.length, js]).toEqual([event, form, encoding, name, raw.length, sql.get(event, form, encoding, name, raw)]);
           }
         }

@@ -22,11 +22,12 @@ export const flagsSql = (rawSql: string) => `(CASE o.source WHEN 'list' THEN 0 W
   + 512 * (CASE WHEN o.event = 'BOOKMARK' THEN coalesce(instr(${rawSql}, CAST('${INITIAL_EVENTS_END}' AS BLOB)) > 0, 0) ELSE 0 END)
   + 1024 * (o.name = '')`;
 
-/** flagsSql for a watch event; `objectBytes` is asked for a bookmark's only. */
-export function watchEventFlags(event: string | null, form: string, protobuf: boolean, name: string, objectBytes: () => string | Buffer | undefined): number {
+/** flagsSql for watch event `id`; its object bytes are read (`objects.load`) for a bookmark only. */
+export function watchEventFlags(event: string | null, form: string, protobuf: boolean, name: string,
+  objects: { load(id: number): string | Buffer | undefined }, id: number): number {
   const eventCode = event === null ? 0 : event === 'ADDED' ? 1 : event === 'MODIFIED' ? 2 : event === 'DELETED' ? 3 : event === 'BOOKMARK' ? 4 : 5;
   const formCode = form === 'metadata' ? 1 : form === 'table-row' ? 2 : 0;
-  const initialEventsEnd = eventCode === 4 && (objectBytes()?.includes(INITIAL_EVENTS_END) ?? false);
+  const initialEventsEnd = eventCode === 4 && (objects.load(id)?.includes(INITIAL_EVENTS_END) ?? false);
   return 1 + 4 * eventCode + 32 * formCode + (protobuf ? 128 : 0) + (initialEventsEnd ? 512 : 0) + (name === '' ? 1024 : 0);
 }
 

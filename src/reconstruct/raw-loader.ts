@@ -62,14 +62,14 @@ export class RawLoader {
   loadMany(ids: readonly number[], into: (id: number, raw: string | Buffer) => void): void {
     for (let i = 0; i < ids.length; i += RawLoader.BATCH) {
       const chunk = ids.slice(i, i + RawLoader.BATCH);
-      const found = new Set<number>();
+      const found = this.watchFrame ? new Set<number>() : null; // the ids left are watch events packed per frame
       while (chunk.length < RawLoader.BATCH) chunk.push(0);
       for (const row of this.batch.all(...chunk) as RawRow[]) {
-        found.add(row[0]);
+        found?.add(row[0]);
         const raw = this.bytesOf(row);
         if (raw !== null) into(row[0], raw);
       }
-      if (!this.watchFrame) continue;
+      if (!found) continue;
       for (const id of chunk.filter((id) => id > 0 && !found.has(id)).sort((a, b) => a - b)) {
         const row = this.watchRow(id);
         const raw = row && this.bytesOf(row);

@@ -19,10 +19,8 @@ export interface ObservationRow {
   uid: string | null;
   rv: string | null;
   encoding: string | null;
+  /** The object's bytes (a watch event whose bytes are a slice of its frame is in watch_observations instead). */
   raw: Buffer | null;
-  /** A watch event's object, not copied: bytes [frameOffset, +frameLength) of frame `seq` (raw is null). */
-  frameOffset?: number;
-  frameLength?: number;
 }
 
 /** A `lists` row (schema.ts). */
@@ -130,7 +128,7 @@ export class RecordingStatements {
     this.frameStmt = db.prepare('INSERT INTO frames (exchange_id, seq, offset_ms, data) VALUES (?, ?, ?, ?)');
     this.nextObservationId = db.prepare(NEXT_OBSERVATION_ID_SQL).pluck().get() as number;
     this.observationStmt = db.prepare(`INSERT INTO observation_rows (id, exchange_id, seq, at_ms, source, event, form, api_group, api_version,
-      resource, kind, namespace, name, uid, rv, encoding, raw, frame_offset, frame_length) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+      resource, kind, namespace, name, uid, rv, encoding, raw) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.watchObservationsStmt = db.prepare(`INSERT INTO watch_observations (first_id, count, exchange_id, seq, at_ms, api_group, api_version,
       resource, encoding, events) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, jsonb(?))`);
     this.listStmt = db.prepare(`INSERT INTO lists (exchange_id, at_ms, api_group, api_version, resource, kind, namespace, label_selector,
@@ -163,13 +161,11 @@ export class RecordingStatements {
 
   observation(o: ObservationRow): void {
     const literal = this.observationWithLiterals(o);
-    const frameOffset = o.frameOffset ?? null;
-    const frameLength = o.frameLength ?? null;
     const id = this.nextObservationId++;
-    if (literal) literal.run(id, o.exchangeId, o.seq, o.atMs, o.event, o.kind, o.namespace, o.name, o.uid, o.rv, o.raw, frameOffset, frameLength);
+    if (literal) literal.run(id, o.exchangeId, o.seq, o.atMs, o.event, o.kind, o.namespace, o.name, o.uid, o.rv, o.raw);
     else {
       this.observationStmt.run(id, o.exchangeId, o.seq, o.atMs, o.source, o.event, o.form, o.apiGroup, o.apiVersion, o.resource, o.kind,
-        o.namespace, o.name, o.uid, o.rv, o.encoding, o.raw, frameOffset, frameLength);
+        o.namespace, o.name, o.uid, o.rv, o.encoding, o.raw);
     }
     this.uncommitted++;
   }
@@ -206,8 +202,8 @@ export class RecordingStatements {
     if (stmt || this.literalStatements.size >= MAX_LITERAL_STATEMENTS || !constants.every((c) => PLAIN_NAME.test(c))) return stmt;
     const [source, form, group, version, resource, encoding] = constants.map((c) => `'${c}'`);
     stmt = this.db.prepare(`INSERT INTO observation_rows (id, exchange_id, seq, at_ms, source, event, form, api_group, api_version, resource,
-      kind, namespace, name, uid, rv, encoding, raw, frame_offset, frame_length) VALUES (?, ?, ?, ?, ${source}, ?, ${form}, ${group}, ${version},
-      ${resource}, ?, ?, ?, ?, ?, ${o.encoding === null ? 'NULL' : encoding}, ?, ?, ?)`);
+      kind, namespace, name, uid, rv, encoding, raw) VALUES (?, ?, ?, ?, ${source}, ?, ${form}, ${group}, ${version},
+      ${resource}, ?, ?, ?, ?, ?, ${o.encoding === null ? 'NULL' : encoding}, ?)`);
     this.literalStatements.set(key, stmt);
     return stmt;
   }

@@ -111,7 +111,7 @@ export class StreamRecorder {
     const packed: string[] = [];
     let offset = 0;
     for (const frame of frames) {
-      this.event(frame, at, seq, offset, packed);
+      this.event(frame, at, seq, packed, offset);
       offset += frame.length;
     }
     this.writePacked(packed, seq, at);
@@ -134,11 +134,12 @@ export class StreamRecorder {
   }
 
   /**
-   * Decodes one event into the object log. `frameOffset`: where the event starts in stored frame
-   * `seq`, so that the observation can point at its object there (packed into `packed`, for the
-   * frame's watch_observations row); null: the object is copied into a row of its own.
+   * Decodes one event into the object log. With `packed`, the event is at `frameOffset` in stored
+   * frame `seq`: its observation points at its object there and is packed for the frame's
+   * watch_observations row. Without (or when the object is not a slice of the frame), the object
+   * is copied into a row of its own.
    */
-  private event(frame: Buffer, at: number, seq: number, frameOffset: number | null, packed?: string[]): void {
+  private event(frame: Buffer, at: number, seq: number, packed: string[] | null, frameOffset = 0): void {
     const { ctx } = this;
     const index = this.framed++;
     let event;
@@ -162,9 +163,9 @@ export class StreamRecorder {
       this.lastRv = rv;
     }
     const { info, head } = ctx;
-    const within = frameOffset === null ? -1 : offsetWithin(frame, obj.raw);
+    const within = packed ? offsetWithin(frame, obj.raw) : -1;
     if (packed && within >= 0 && obj.encoding === this.encoding) {
-      packed.push(this.packer.pack(event.type, obj.form, obj.kind || null, obj.namespace, obj.name, obj.uid || null, rv, frameOffset! + within, obj.raw.length));
+      packed.push(this.packer.pack(event.type, obj.form, obj.kind || null, obj.namespace, obj.name, obj.uid || null, rv, frameOffset + within, obj.raw.length));
       return;
     }
     if (packed) this.writePacked(packed, seq, at); // ids stay in event order
