@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openRecording } from '../../src/recording/open';
@@ -116,6 +117,40 @@ describe('reconstruct + serve', () => {
     } finally {
       await upstream.close();
     }
+  });
+
+  it('a schema 2 recording (read as it is): a bookmark kept as a slice of its frame ends the initial state and is no object', () => {
+    const db = join(dir, 'schema2-watchlist.db');
+    copyFileSync(join(__dirname, '../fixtures/configmaps-schema2.db'), db);
+    const d = new Database(db); // not openRecording: it would migrate the file to schema 3
+    const at = Date.parse('2026-11-21T11:00:00Z');
+    const exchange = d.prepare(`INSERT INTO exchanges (id, started_at, method, url, verb, api_version, resource, namespace, name, request_headers, status,
+      streamed, outcome) VALUES (?, ?, 'GET', ?, ?, 'v1', 'configmaps', 'demo', ?, '[]', 200, ?, 'complete')`);
+    const row = d.prepare(`INSERT INTO observations (exchange_id, seq, at_ms, source, event, api_group, api_version, resource, kind, namespace, name, rv,
+      encoding, raw, frame_offset, frame_length) VALUES (?, 0, ?, ?, ?, '', 'v1', 'configmaps', 'ConfigMap', 'demo', ?, ?, 'json', ?, ?, ?)`);
+    exchange.run(100, at, '/api/v1/namespaces/demo/configmaps/old', 'get', 'old', 0);
+    row.run(100, at, 'get', null, 'old', '400', Buffer.from(JSON.stringify(configMap('old', 400, {}, { namespace: 'demo' }))), null, null);
+    exchange.run(101, at + 1000, '/api/v1/namespaces/demo/configmaps?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true',
+      'watch', '', 1);
+    const objects = [
+      ['ADDED', configMap('fresh', 500, {}, { namespace: 'demo' })],
+      ['BOOKMARK', { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: '600', annotations: { 'k8s.io/initial-events-end': 'true' } } }],
+    ] as const;
+    let frame = '';
+    for (const [type, object] of objects) {
+      const prefix = `{"type":"${type}","object":`;
+      const bytes = JSON.stringify(object);
+      row.run(101, at + 1010, 'watch', type, object.metadata.name ?? '', object.metadata.resourceVersion, null, Buffer.byteLength(frame + prefix), Buffer.byteLength(bytes));
+      frame += `${prefix}${bytes}}\n`;
+    }
+    d.prepare(`INSERT INTO frames (exchange_id, seq, offset_ms, data) VALUES (101, 0, 10, ?)`).run(Buffer.from(frame));
+    d.prepare(`INSERT INTO watches (exchange_id, at_ms, api_group, api_version, resource, namespace, encoding, events, ended)
+      VALUES (101, ?, '', 'v1', 'configmaps', 'demo', 'json', 2, 'complete')`).run(at + 1000);
+    d.close();
+    const revisions = history(db);
+    expect(revisions.filter((r) => !/ demo\/[a-z0-9-]+( |$)/.test(r))).toEqual([]); // the bookmark is no object
+    expect(revisions.filter((r) => r.includes('demo/old'))).toEqual(['400 demo/old', '600 demo/old deleted (inferred-list)']);
+    expect(revisions).toContain('500 demo/fresh');
   });
 
   it('a watch without resourceVersion (Python clients): its synthetic ADDEDs are the first state, later events changes', async () => {
