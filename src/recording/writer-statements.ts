@@ -46,7 +46,7 @@ export interface ListRow {
   columns: string | null;
 }
 
-/** A `watch_observations` row: the events of one watch frame, each packed by a WatchEventPacker. */
+/** A `watch_observations` row: the events of one watch frame, packed by PackedWatchEvents. */
 export interface WatchObservationsRow {
   exchangeId: number;
   seq: number;
@@ -55,8 +55,9 @@ export interface WatchObservationsRow {
   apiVersion: string;
   resource: string;
   encoding: string;
-  /** Each a JSON array (WatchEventPacker). */
-  events: string[];
+  count: number;
+  /** JSONB (PackedWatchEvents). */
+  events: Buffer;
 }
 
 /** A `watches` row at its start (schema.ts); counts and the end are updated as events arrive. */
@@ -130,7 +131,7 @@ export class RecordingStatements {
     this.observationStmt = db.prepare(`INSERT INTO observation_rows (id, exchange_id, seq, at_ms, source, event, form, api_group, api_version,
       resource, kind, namespace, name, uid, rv, encoding, raw) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.watchObservationsStmt = db.prepare(`INSERT INTO watch_observations (first_id, count, exchange_id, seq, at_ms, api_group, api_version,
-      resource, encoding, events) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, jsonb(?))`);
+      resource, encoding, events) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.listStmt = db.prepare(`INSERT INTO lists (exchange_id, at_ms, api_group, api_version, resource, kind, namespace, label_selector,
       field_selector, request_rv, request_rv_match, request_continue, request_limit, rv, continue, remaining, items, encoding, columns)
       VALUES (@exchangeId, @atMs, @apiGroup, @apiVersion, @resource, @kind, @namespace, @labelSelector, @fieldSelector, @requestRv,
@@ -173,9 +174,8 @@ export class RecordingStatements {
   /** The events of one frame as one row; they take the next `events.length` observation ids. */
   watchObservations(w: WatchObservationsRow): void {
     const firstId = this.nextObservationId;
-    this.nextObservationId += w.events.length;
-    this.watchObservationsStmt.run(firstId, w.events.length, w.exchangeId, w.seq, w.atMs, w.apiGroup, w.apiVersion, w.resource, w.encoding,
-      `[${w.events.join(',')}]`);
+    this.nextObservationId += w.count;
+    this.watchObservationsStmt.run(firstId, w.count, w.exchangeId, w.seq, w.atMs, w.apiGroup, w.apiVersion, w.resource, w.encoding, w.events);
     this.uncommitted++;
   }
 
@@ -221,43 +221,5 @@ export class RecordingStatements {
   updateWatch(exchangeId: number, events: number, firstRv: string | null, lastRv: string | null, ended: string | null): void {
     this.watchUpdate.run(events, firstRv, lastRv, ended, exchangeId);
     this.uncommitted++;
-  }
-}
-
-/** Characters a JSON string must escape (control characters, quote, backslash) and lone surrogate halves. */
-const JSON_ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/** `s` as a JSON string: concatenated when nothing needs escaping (names, uids, RVs), which costs less than JSON.stringify. */
-function jsonString(s: string | null): string {
-  if (s === null) return 'null';
-  return JSON_ESCAPED.test(s) ? JSON.stringify(s) : `"${s}"`;
-}
-
-/** The JSON of the last string it was given: event type, form, kind and namespace repeat from event to event. */
-class LastJson {
-  private last: string | null | undefined;
-  private json = '';
-
-  of(s: string | null): string {
-    if (s !== this.last) {
-      this.last = s;
-      this.json = jsonString(s);
-    }
-    return this.json;
-  }
-}
-
-/** Packs watch events as `watch_observations.events` holds each: a PackedWatchEvent (schema.ts) as JSON. */
-export class WatchEventPacker {
-  private readonly event = new LastJson();
-  private readonly form = new LastJson();
-  private readonly kind = new LastJson();
-  private readonly namespace = new LastJson();
-
-  /** The fields in PackedWatchEvent's order; not a rest parameter, which would allocate an array per event. */
-  pack(event: string, form: string, kind: string | null, namespace: string, name: string, uid: string | null, rv: string | null,
-    frameOffset: number, frameLength: number): string {
-    return `[${this.event.of(event)},${this.form.of(form)},${this.kind.of(kind)},${this.namespace.of(namespace)},${jsonString(name)},${
-      jsonString(uid)},${jsonString(rv)},${frameOffset},${frameLength}]`;
   }
 }

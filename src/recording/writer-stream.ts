@@ -1,11 +1,15 @@
 import { decodeJsonWatchFrame } from '../wire/decode-json';
 import { decodeProtobufWatchFrame } from '../wire/decode-protobuf';
 import { gunzipSafe } from '../wire/gzip';
+import { scanJsonWatchEvent } from '../wire/json-watch-scan';
 import { isProtobuf, isWatchStream } from '../wire/media-types';
+import { scanProtobufWatchEvent } from '../wire/protobuf-watch-scan';
+import { RV, spanString, watchEventSpans } from '../wire/watch-event-spans';
 import { framerFor, pushFrames, type WatchFramer } from '../wire/watch-framer';
 import { redactSecretsJson, redactSecretsProtobufFrame } from './redact-secrets';
 import type { ExchangeContext } from './writer-context';
-import { WatchEventPacker, type RecordingStatements } from './writer-statements';
+import { PackedWatchEvents } from './packed-watch-events';
+import type { RecordingStatements } from './writer-statements';
 import type { Outcome } from './writer-protocol';
 
 /** A gzip-encoded stream is indexed at its end, from at most this many compressed bytes. */
@@ -43,7 +47,10 @@ export class StreamRecorder {
   private dirty = false;
   private firstError: string | null = null;
   private errorCount = 0;
-  private readonly packer = new WatchEventPacker();
+  /** The observations of the frame being written. */
+  private readonly packed = new PackedWatchEvents();
+  /** Where the parts of the event being packed are (scanJsonWatchEvent, scanProtobufWatchEvent). */
+  private readonly spans = watchEventSpans();
 
   constructor(private readonly stmts: RecordingStatements, private readonly ctx: ExchangeContext) {
     const { info, head } = ctx;
@@ -108,25 +115,24 @@ export class StreamRecorder {
   private arrival(frames: Buffer[], at: number): void {
     const seq = this.seq++;
     if (this.ctx.redact) frames = frames.map((frame) => this.redactFrame(frame));
-    const packed: string[] = [];
     let offset = 0;
     for (const frame of frames) {
-      this.event(frame, at, seq, packed, offset);
+      if (this.protobuf ? scanProtobufWatchEvent(frame, this.spans) : scanJsonWatchEvent(frame, this.spans)) this.scanned(frame, offset);
+      else this.event(frame, at, seq, true, offset);
       offset += frame.length;
     }
-    this.writePacked(packed, seq, at);
+    this.writePacked(seq, at);
     this.stmts.frame(this.ctx.head.id, seq, at, joined(frames, offset));
   }
 
-  /** Writes the events packed so far as one row and empties `packed`. */
-  private writePacked(packed: string[], seq: number, at: number): void {
-    if (packed.length === 0) return;
+  /** Writes the events packed so far as one row. */
+  private writePacked(seq: number, at: number): void {
+    if (this.packed.count === 0) return;
     const { info, head } = this.ctx;
     this.stmts.watchObservations({
       exchangeId: head.id, seq, atMs: head.startedAt + at, apiGroup: info.apiGroup, apiVersion: info.apiVersion, resource: info.resource,
-      encoding: this.encoding, events: packed,
+      encoding: this.encoding, count: this.packed.count, events: this.packed.take(),
     });
-    packed.length = 0;
   }
 
   private get encoding(): 'json' | 'protobuf' {
@@ -134,12 +140,29 @@ export class StreamRecorder {
   }
 
   /**
-   * Decodes one event into the object log. With `packed`, the event is at `frameOffset` in stored
-   * frame `seq`: its observation points at its object there and is packed for the frame's
-   * watch_observations row. Without (or when the object is not a slice of the frame), the object
-   * is copied into a row of its own.
+   * An event as the apiserver writes it (the common case), packed from where a scanner found its
+   * parts: the only string made for it is its resourceVersion, for the watch's RV range.
    */
-  private event(frame: Buffer, at: number, seq: number, packed: string[] | null, frameOffset = 0): void {
+  private scanned(frame: Buffer, frameOffset: number): void {
+    const { spans } = this;
+    this.framed++;
+    this.events++;
+    this.dirty = true;
+    const rv = spanString(frame, spans, RV);
+    if (rv) {
+      this.firstRv ??= rv;
+      this.lastRv = rv;
+    }
+    this.packed.addScanned(frame, spans, frameOffset);
+  }
+
+  /**
+   * Decodes one event into the object log. `inFrame`: the event is at `frameOffset` in stored
+   * frame `seq`, and its observation points at its object there, packed for the frame's
+   * watch_observations row. Otherwise (or when the object is not a slice of the frame), the
+   * object is copied into a row of its own.
+   */
+  private event(frame: Buffer, at: number, seq: number, inFrame: boolean, frameOffset = 0): void {
     const { ctx } = this;
     const index = this.framed++;
     let event;
@@ -163,12 +186,12 @@ export class StreamRecorder {
       this.lastRv = rv;
     }
     const { info, head } = ctx;
-    const within = packed ? offsetWithin(frame, obj.raw) : -1;
-    if (packed && within >= 0 && obj.encoding === this.encoding) {
-      packed.push(this.packer.pack(event.type, obj.form, obj.kind || null, obj.namespace, obj.name, obj.uid || null, rv, frameOffset + within, obj.raw.length));
+    const within = inFrame ? offsetWithin(frame, obj.raw) : -1;
+    if (within >= 0 && obj.encoding === this.encoding) {
+      this.packed.add(event.type, obj.form, obj.kind || null, obj.namespace, obj.name, obj.uid || null, rv, frameOffset + within, obj.raw.length);
       return;
     }
-    if (packed) this.writePacked(packed, seq, at); // ids stay in event order
+    if (inFrame) this.writePacked(seq, at); // ids stay in event order
     this.stmts.observation({
       exchangeId: head.id, seq, atMs: head.startedAt + at, source: 'watch', event: event.type, form: obj.form,
       apiGroup: info.apiGroup, apiVersion: info.apiVersion, resource: info.resource, kind: obj.kind || null,
@@ -205,7 +228,7 @@ export class StreamRecorder {
     }
     const { frames, broken } = pushFrames(framerFor(this.ctx.responseContentType), plain);
     if (broken) this.noteError(`watch framing: ${broken.reason}`);
-    frames.forEach((frame, i) => this.event(this.ctx.redact ? this.redactFrame(frame) : frame, this.lastAt, i, null));
+    frames.forEach((frame, i) => this.event(this.ctx.redact ? this.redactFrame(frame) : frame, this.lastAt, i, false));
   }
 
   /** Why part of the stream could not be decoded (the first reason, and how many more), or null. */

@@ -5,7 +5,9 @@
  */
 import type { Status } from '../k8s/status';
 import type { DecodedBody, DecodedList, DecodedObject, DecodedWatchEvent } from './decoded-types';
-import { NestedPick, Span, arrayElements, goJson, lastNonWs, objectMembers, pickMembers, sameBytes, skipWs, stringAt } from './json-spans';
+import { Span, arrayElements, goJson, lastNonWs, objectMembers, sameBytes, skipWs } from './json-spans';
+import { scanJsonWatchEvent } from './json-watch-scan';
+import { API_VERSION, KIND, NAME, NAMESPACE, OBJECT, RV, TYPE, UID, isString, spanString, watchEventSpans, type WatchEventSpans } from './watch-event-spans';
 import { WireError } from './wire-error';
 
 type Json = Record<string, unknown>;
@@ -167,63 +169,41 @@ export function decodeJsonWatchFrame(frame: Buffer): DecodedWatchEvent {
   return scanJsonWatchFrame(frame) ?? parseJsonWatchFrame(frame);
 }
 
-const EVENT_PREFIX = Buffer.from('{"type":"');
-const OBJECT_MEMBER = Buffer.from('","object":');
+const SPANS = watchEventSpans();
 
 /**
- * The watch frame as the apiserver writes it, `{"type":"T","object":{…}}\n`, read without parsing
- * the object: its members are located by structure (brackets, strings) only until kind, apiVersion
- * and the identifying metadata (name, namespace, uid, resourceVersion) are found, and only those
- * are decoded. The rest of the object (most of a Pod: managedFields, spec, status) is not read:
- * the object is taken to end at the event's last brace, and what it holds after its metadata,
- * valid JSON or not, goes unnoticed. Null for any other layout, a Status or a Table: those take
- * the full parse.
+ * The watch frame as the apiserver writes it, read without parsing the object (json-watch-scan.ts):
+ * only its type, kind, apiVersion and identifying metadata are decoded. Null for any other layout,
+ * a Status or a Table: those take the full parse.
  */
 function scanJsonWatchFrame(frame: Buffer): DecodedWatchEvent | null {
-  if (!bytesAt(frame, 0, EVENT_PREFIX)) return null;
-  const typeEnd = frame.indexOf(0x22, EVENT_PREFIX.length);
-  if (typeEnd < 0 || !bytesAt(frame, typeEnd, OBJECT_MEMBER)) return null;
-  const known = EVENT_TYPES.find(frame, EVENT_PREFIX.length, typeEnd);
-  const type = known ?? frame.toString('latin1', EVENT_PREFIX.length, typeEnd);
-  if (!known && !/^[A-Z]+$/.test(type)) return null;
-  const last = lastNonWs(frame, frame.length - 1, 0);
-  const start = typeEnd + OBJECT_MEMBER.length;
-  if (frame[last] !== 0x7d || frame[start] !== 0x7b) return null;
-  let object: Array<Span | undefined>;
-  const metadata: NestedPick = { at: 2, names: METADATA_KEYS };
-  try {
-    const picked = pickMembers(frame, start, last, OBJECT_KEYS, metadata, true);
-    if (picked.end >= 0 ? picked.end !== last : !endsObject(frame, start, last)) return null;
-    object = picked.spans;
-  } catch {
-    return null; // the full parse names what is wrong
-  }
-  const meta = metadata.spans ?? [];
-  const kind = recentKind.at(frame, object[0]) ?? '';
-  if (kind === 'Status' || kind === 'Table') return null;
-  const name = stringAt(frame, meta[0]);
-  const namespace = recentNamespace.at(frame, meta[1]);
-  const uid = stringAt(frame, meta[2]);
-  const resourceVersion = stringAt(frame, meta[3]);
-  return { type, object: jsonObject(recentApiVersion.at(frame, object[1]) ?? '', kind, { name, namespace, uid, resourceVersion }, frame.subarray(start, last)) };
+  if (!scanJsonWatchEvent(frame, SPANS)) return null;
+  const type = EVENT_TYPES.find(frame, SPANS[TYPE]!, SPANS[TYPE + 1]!) ?? frame.toString('latin1', SPANS[TYPE], SPANS[TYPE + 1]);
+  const name = spanString(frame, SPANS, NAME);
+  const namespace = recentNamespace.at(frame, SPANS, NAMESPACE);
+  const uid = spanString(frame, SPANS, UID);
+  const resourceVersion = spanString(frame, SPANS, RV);
+  const raw = frame.subarray(SPANS[OBJECT], SPANS[OBJECT + 1]);
+  return { type, object: jsonObject(recentApiVersion.at(frame, SPANS, API_VERSION) ?? '', recentKind.at(frame, SPANS, KIND) ?? '', { name, namespace, uid, resourceVersion }, raw) };
 }
 
 /**
- * The string of the last span it decoded, reused while the next span holds the same bytes: a
- * watch repeats its events' type, kind, apiVersion and (mostly) namespace, and making each of them
- * a new string is a measurable part of scanning an event.
+ * The string of the last part it decoded, reused while the next part holds the same bytes: a
+ * watch repeats its events' kind, apiVersion and (mostly) namespace, and making each of them a
+ * new string is a measurable part of scanning an event.
  */
 class RecentString {
   private bytes: Buffer = Buffer.alloc(0);
   private text: string | undefined;
 
-  at(buf: Buffer, span: Span | undefined): string | undefined {
-    if (!span) return undefined;
-    const length = span.end - span.start;
-    if (this.text !== undefined && length === this.bytes.length && sameBytes(buf, span.start, this.bytes)) return this.text;
-    const text = stringAt(buf, span);
-    if (length <= MAX_RECENT_BYTES) {
-      this.bytes = Buffer.from(buf.subarray(span.start, span.end));
+  at(buf: Buffer, spans: WatchEventSpans, slot: number): string | undefined {
+    const start = spans[slot]!;
+    if (start < 0) return undefined;
+    if (this.text !== undefined && isString(buf, spans, slot, this.bytes)) return this.text;
+    const text = spanString(buf, spans, slot);
+    const end = spans[slot + 1]!;
+    if (end - start <= MAX_RECENT_BYTES) {
+      this.bytes = Buffer.from(buf.subarray(start, end));
       this.text = text;
     }
     return text;
@@ -243,23 +223,6 @@ const EVENT_TYPES = {
     return undefined;
   },
 };
-
-/**
- * Whether the object that starts at `start` plausibly ends just before `last` (the event's closing
- * brace): its own closing brace is there. A member after `object` with a scalar or string value
- * fails this and takes the full parse.
- */
-function endsObject(frame: Buffer, start: number, last: number): boolean {
-  const p = lastNonWs(frame, last - 1, start + 1);
-  return p > start && frame[p] === 0x7d;
-}
-
-const OBJECT_KEYS = ['kind', 'apiVersion', 'metadata'].map((key) => Buffer.from(key));
-const METADATA_KEYS = ['name', 'namespace', 'uid', 'resourceVersion'].map((key) => Buffer.from(key));
-
-function bytesAt(buf: Buffer, at: number, expected: Buffer): boolean {
-  return at + expected.length <= buf.length && sameBytes(buf, at, expected);
-}
 
 /** Any JSON watch frame, parsed whole. */
 function parseJsonWatchFrame(frame: Buffer): DecodedWatchEvent {

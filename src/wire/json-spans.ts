@@ -35,11 +35,17 @@ export function lastNonWs(buf: Buffer, pos: number, floor: number): number {
   return pos;
 }
 
+/** How far skipString looks for a quote byte by byte before asking Buffer#indexOf (a native call costs ~100 ns: more than most keys and names). */
+const SHORT_STRING = 64;
+
 /** `pos` is at an opening quote; returns the index after the closing quote. */
 export function skipString(buf: Buffer, pos: number, end: number): number {
   let p = pos + 1;
   for (;;) {
-    const q = buf.indexOf(QUOTE, p);
+    let q = p;
+    const near = Math.min(end, p + SHORT_STRING);
+    while (q < near && buf[q] !== QUOTE) q++;
+    if (q === near) q = q < end ? buf.indexOf(QUOTE, q) : -1;
     if (q < 0 || q >= end) throw new WireError(`unterminated JSON string at byte ${pos}`);
     let k = q - 1;
     while (buf[k] === BACKSLASH) k--;
@@ -83,44 +89,9 @@ function decodeKey(buf: Buffer, start: number, end: number): string {
 }
 
 /**
- * The spans of the named members of the object at `pos` (`names` as UTF-8 bytes; undefined where
- * absent, the last duplicate wins) and the end of the object. Keys are compared as bytes, so the
- * members passed over cost no strings: the watch-event fast path reads five of an object's keys.
- * `early`: stop as soon as every name is found, without reading the rest of the object (inside
- * `nested` too, once its names are found, when it is the last member missing); `end` is then -1,
- * and a later duplicate goes unseen.
- */
-export function pickMembers(buf: Buffer, pos: number, end: number, names: readonly Buffer[], nested?: NestedPick, early = false): { spans: Array<Span | undefined>; end: number } {
-  const spans: Array<Span | undefined> = names.map(() => undefined);
-  let found = 0;
-  const objectEnd = walkMembers(buf, pos, end, (keyStart, keyEnd, start) => {
-    const index = nameIndex(buf, keyStart, keyEnd, names);
-    let valueEnd: number;
-    if (nested && index === nested.at && buf[start] === LBRACE) {
-      // Inside, it may stop early only if this member is the last one missing out here.
-      const inner = pickMembers(buf, start, end, nested.names, undefined, early && found + (spans[index] ? 0 : 1) === names.length);
-      nested.spans = inner.spans;
-      if (inner.end < 0) return STOP;
-      valueEnd = inner.end;
-    } else {
-      valueEnd = skipValue(buf, start, end);
-    }
-    if (index >= 0) {
-      if (!spans[index]) found++;
-      spans[index] = { start, end: valueEnd };
-    }
-    return early && found === names.length ? STOP : valueEnd; // (a nested member found was read whole, or stopped in)
-  });
-  return { spans, end: objectEnd };
-}
-
-/** Returned by a member callback of walkMembers to end the walk there (walkMembers then returns it). */
-const STOP = -1;
-
-/**
  * Walks the members of the object at `pos` (first non-whitespace byte must be '{'): for each,
  * `member` gets the key's span (quotes included) and where the value starts, and returns where
- * the value ends (or STOP to end the walk). Returns the end of the object, or STOP.
+ * the value ends. Returns the end of the object.
  */
 function walkMembers(buf: Buffer, pos: number, end: number, member: (keyStart: number, keyEnd: number, valueStart: number) => number): number {
   let p = skipWs(buf, pos, end);
@@ -134,7 +105,6 @@ function walkMembers(buf: Buffer, pos: number, end: number, member: (keyStart: n
     p = skipWs(buf, keyEnd, end);
     if (buf[p] !== COLON) throw new WireError(`':' expected after key ${buf.toString('utf8', keyStart, keyEnd)} at byte ${p}`);
     const valueEnd = member(keyStart, keyEnd, skipWs(buf, p + 1, end));
-    if (valueEnd === STOP) return STOP;
     p = skipWs(buf, valueEnd, end);
     if (buf[p] === COMMA) p = skipWs(buf, p + 1, end);
     else if (buf[p] === RBRACE) return p + 1;
@@ -142,15 +112,8 @@ function walkMembers(buf: Buffer, pos: number, end: number, member: (keyStart: n
   }
 }
 
-/** Members of one member object picked in the same pass (`spans` is filled in when that member is an object). */
-export interface NestedPick {
-  at: number;
-  names: readonly Buffer[];
-  spans?: Array<Span | undefined>;
-}
-
 /** Which of `names` the quoted key at [start, end) is, or -1. */
-function nameIndex(buf: Buffer, start: number, end: number, names: readonly Buffer[]): number {
+export function nameIndex(buf: Buffer, start: number, end: number, names: readonly Buffer[]): number {
   const length = end - start - 2;
   let key: Buffer | null = null; // the key, decoded, when it is written with escapes
   for (let i = start + 1; i < end - 1; i++) {
@@ -170,11 +133,6 @@ function nameIndex(buf: Buffer, start: number, end: number, names: readonly Buff
 export function sameBytes(buf: Buffer, at: number, bytes: Buffer): boolean {
   for (let i = 0; i < bytes.length; i++) if (buf[at + i] !== bytes[i]) return false;
   return true;
-}
-
-/** The string a span holds when it is a JSON string, else undefined. */
-export function stringAt(buf: Buffer, span: Span | undefined): string | undefined {
-  return span && buf[span.start] === QUOTE ? decodeKey(buf, span.start, span.end) : undefined;
 }
 
 /** Members of the object at `pos` (first non-whitespace byte must be '{'): key → value span. Last duplicate wins. */
