@@ -81,8 +81,13 @@ function walk(buf: Buffer, pos: number, end: number, spans: WatchEventSpans, inM
   if (buf[p] === RBRACE) return p + 1;
   for (;;) {
     if (buf[p] !== QUOTE) throw MALFORMED;
-    const keyEnd = readString(buf, p, end);
-    const index = plain ? plainIndex(buf, p + 1, keyEnd - 1, keys) : nameIndex(buf, p, keyEnd, keys);
+    let index = keyAt(buf, p, keys);
+    let keyEnd: number;
+    if (index >= 0) keyEnd = p + keys[index]!.length + 2;
+    else {
+      keyEnd = readString(buf, p, end);
+      if (!plain) index = nameIndex(buf, p, keyEnd, keys); // written with escapes
+    }
     p = skipWs(buf, keyEnd, end);
     if (buf[p] !== COLON) throw MALFORMED;
     const value = skipWs(buf, p + 1, end);
@@ -109,26 +114,31 @@ function walk(buf: Buffer, pos: number, end: number, spans: WatchEventSpans, inM
 /** Whether the string readString read last is plain: printable ASCII without backslashes, its bytes its text. */
 let plain = true;
 
+/** Per byte, for readString: 0 plain, 1 quote, 2 backslash, 3 anything else that is not plain. */
+const BYTE_CLASS = Uint8Array.from({ length: 256 }, (_, c) => (c === QUOTE ? 1 : c === BACKSLASH ? 2 : c < 0x20 || c > 0x7e ? 3 : 0));
+
 /** `pos` is at an opening quote: the index after the closing one. Sets `plain`. */
 function readString(buf: Buffer, pos: number, end: number): number {
   let isPlain = true;
   for (let i = pos + 1; i < end; i++) {
-    const c = buf[i]!;
-    if (c === QUOTE) {
+    const k = BYTE_CLASS[buf[i]!];
+    if (k === 0) continue;
+    if (k === 1) {
       plain = isPlain;
       return i + 1;
     }
-    if (c === BACKSLASH) {
-      isPlain = false;
-      i++; // the escaped byte
-    } else if (c < 0x20 || c > 0x7e) isPlain = false;
+    isPlain = false;
+    if (k === 2) i++; // the escaped byte
   }
   throw MALFORMED;
 }
 
-/** Which of `keys` the plain key [start, end) is, or -1. */
-function plainIndex(buf: Buffer, start: number, end: number, keys: readonly Buffer[]): number {
-  for (let i = 0; i < keys.length; i++) if (keys[i]!.length === end - start && sameBytes(buf, start, keys[i]!)) return i;
+/** Which of `keys` the key at `pos` (its opening quote) is, when it is written as is, or -1. */
+function keyAt(buf: Buffer, pos: number, keys: readonly Buffer[]): number {
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (buf[pos + key.length + 1] === QUOTE && sameBytes(buf, pos + 1, key)) return i;
+  }
   return -1;
 }
 
