@@ -5,7 +5,7 @@
  * resourceVersion=6}), found as decodeProtobufWatchFrame reads them but without making strings
  * or views. The offsets go into a WatchEventSpans (watch-event-spans.ts).
  */
-import { K8S_MAGIC } from './protobuf';
+import { hasMagicAt } from './protobuf';
 import { FieldReader, WIRE_BYTES } from './protobuf-fields';
 import { API_VERSION, KIND, NAME, NAMESPACE, OBJECT, RV, TYPE, UID, clearSpans, isString, setPart, type WatchEventSpans } from './watch-event-spans';
 import { WireError } from './wire-error';
@@ -108,11 +108,6 @@ function bytes(f: FieldReader): void {
 function string(frame: Buffer, f: FieldReader, spans: WatchEventSpans, slot: number): void {
   bytes(f);
   setPart(spans, slot, f.start, f.end, isPlain(frame, f.start, f.end));
-}
-
-function hasMagicAt(buf: Buffer, at: number): boolean {
-  for (let i = 0; i < K8S_MAGIC.length; i++) if (buf[at + i] !== K8S_MAGIC[i]) return false;
-  return true;
 }
 
 /** Printable ASCII without backslashes. */

@@ -29,7 +29,12 @@ export interface Envelope extends TypeMeta {
 }
 
 export function hasMagic(buf: Buffer): boolean {
-  return buf.length >= 4 && buf[0] === 0x6b && buf[1] === 0x38 && buf[2] === 0x73 && buf[3] === 0x00;
+  return hasMagicAt(buf, 0);
+}
+
+/** K8S_MAGIC at `at` of `buf`, compared byte by byte (no view made). */
+export function hasMagicAt(buf: Buffer, at: number): boolean {
+  return buf.length >= at + 4 && buf[at] === 0x6b && buf[at + 1] === 0x38 && buf[at + 2] === 0x73 && buf[at + 3] === 0x00;
 }
 
 export function decodeEnvelope(buf: Buffer): Envelope {
