@@ -1,28 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { decodeWatchFrame } from '../wire/decode';
 import { encodeEnvelope, encodeWatchEvent, lengthPrefix } from '../wire/protobuf';
 import { ProtoWriter } from '../wire/protobuf-fields';
-import { openRecording, type Db } from './open';
+import { writerFixture } from '../../test/support/writer-fixture';
+import type { Db } from './open';
 import { OBSERVATION_RAW_SQL } from './schema';
-import { RecordingWriter } from './writer';
+import type { RecordingWriter } from './writer';
 import type { ExchangeHead } from './writer-protocol';
-import { prepareRecording } from './writer-prepare';
 
-let dir: string;
+const fixture = writerFixture();
 let db: Db;
 let writer: RecordingWriter;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'packed-'));
-  prepareRecording(join(dir, 'r.db'), { tool: 'test' });
-  db = openRecording(join(dir, 'r.db'));
-  writer = new RecordingWriter(db, { keepSecrets: false });
-});
-afterEach(() => {
-  writer.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+beforeEach(() => ({ db, writer } = fixture));
 
 const JSON_TYPE = 'application/json';
 const PROTOBUF_TYPE = 'application/vnd.kubernetes.protobuf;stream=watch';

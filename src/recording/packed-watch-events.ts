@@ -1,10 +1,11 @@
 /**
  * The observations of one watch frame as `watch_observations.events` holds them: a JSONB array
  * (SQLite's binary JSON, https://sqlite.org/jsonb.html) of PackedWatchEvent arrays, written here
- * byte by byte. A JSON event's parts are copied straight from the frame (json-watch-scan.ts), so
- * that an event costs no strings; building JSON text for SQLite to convert cost the writer thread
- * more than anything else it did for an event. Readers see no difference: they read the column
- * through SQLite's JSON functions.
+ * byte by byte. An event's parts are copied straight from the frame where a scanner found them
+ * (json-watch-scan.ts, protobuf-watch-scan.ts), so that an event costs no strings: decoding each
+ * event into strings and building JSON text for SQLite to convert cost the writer thread more than
+ * anything else it did for an event. Readers see no difference: they read the column through
+ * SQLite's JSON functions.
  *
  * An element is a header and a payload. The header's first byte holds the type (low four bits) and
  * how the payload's size is stored (high four bits: 0–11 the size itself, 12/13/14 a size in the
@@ -114,8 +115,8 @@ export class PackedWatchEvents {
   }
 
   /**
-   * One JSON event as scanJsonWatchEvent found it in `frame` (which starts at `frameOffset` of the
-   * stored frame), with the values the decoder would give: an absent or empty kind, uid or
+   * One event as a scanner (scanJsonWatchEvent, scanProtobufWatchEvent) found it in `frame` (which
+   * starts at `frameOffset` of the stored frame), with the values its decoder would give: an absent or empty kind, uid or
    * resourceVersion is null, an absent name or namespace empty.
    */
   addScanned(frame: Buffer, spans: WatchEventSpans, frameOffset: number): void {

@@ -1,29 +1,21 @@
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { openRecording, type Db } from './open';
 import { RecordingWriter } from './writer';
 import type { ExchangeHead, Span, WriterMessage } from './writer-protocol';
-import { prepareRecording, PAGE_SIZE } from './writer-prepare';
+import { PAGE_SIZE } from './writer-prepare';
+import { writerFixture } from '../../test/support/writer-fixture';
 import { OBSERVATION_RAW_SQL } from './schema';
 import { RawLoader } from '../reconstruct/raw-loader';
 import { encodeEnvelope, encodeWatchEvent, lengthPrefix } from '../wire/protobuf';
 import { ProtoWriter } from '../wire/protobuf-fields';
 
+const fixture = writerFixture();
 let dir: string;
 let db: Db;
 let writer: RecordingWriter;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'writer-'));
-  prepareRecording(join(dir, 'r.db'), { tool: 'test' });
-  db = openRecording(join(dir, 'r.db'));
-  writer = new RecordingWriter(db, { keepSecrets: false });
-});
-afterEach(() => {
-  writer.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+beforeEach(() => ({ dir, db, writer } = fixture));
 
 /** Builds one batch: messages whose spans point into one buffer, as the proxy's queue does. */
 function batch(build: (span: (b: Buffer | string) => Span) => WriterMessage[]) {

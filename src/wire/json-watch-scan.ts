@@ -7,15 +7,8 @@
  * event's last brace, and what it holds after its metadata, valid JSON or not, goes unnoticed.
  * The offsets go into a WatchEventSpans (watch-event-spans.ts).
  */
-import { lastNonWs, nameIndex, sameBytes, skipValue, skipWs } from './json-spans';
+import { BACKSLASH, COLON, COMMA, LBRACE, QUOTE, RBRACE, lastNonWs, nameIndex, sameBytes, skipValue, skipWs } from './json-spans';
 import { API_VERSION, ESCAPED, KIND, NAME, NAMESPACE, OBJECT, RV, TYPE, UID, bit, clearSpans, isString, setAbsent, setPart, spanString, type WatchEventSpans } from './watch-event-spans';
-
-const QUOTE = 0x22;
-const COLON = 0x3a;
-const COMMA = 0x2c;
-const LBRACE = 0x7b;
-const RBRACE = 0x7d;
-const BACKSLASH = 0x5c;
 
 const EVENT_PREFIX = Buffer.from('{"type":"');
 const OBJECT_MEMBER = Buffer.from('","object":');
@@ -68,8 +61,9 @@ export function scanJsonWatchEvent(frame: Buffer, spans: WatchEventSpans): boole
  * The members of the object at `pos` (the object's, or with `inMetadata` its metadata's): the
  * parts among them go into `spans`, the last duplicate winning. With `early` it returns STOPPED
  * as soon as all its keys are found (the metadata's too: it stops inside only when the metadata
- * is the last key missing outside), else the end of the object. Every byte up to there is read
- * once (a byte costs ~1 ns here, a call to Buffer#indexOf ~100).
+ * is the last key missing outside), else the end of the object. A key it looks for is compared in
+ * place; everything else up to there is read byte by byte, about once (a byte costs ~1 ns here, a
+ * call to Buffer#indexOf ~100).
  */
 function walk(buf: Buffer, pos: number, end: number, spans: WatchEventSpans, inMetadata: boolean, early: boolean): number {
   const keys = inMetadata ? METADATA_KEYS : OBJECT_KEYS;
