@@ -19,6 +19,7 @@ const { join } = require('node:path');
 
 const dist = join(__dirname, '..', 'dist');
 const { openRecording } = require(join(dist, 'recording', 'open.js'));
+const { PackedWatchEvents } = require(join(dist, 'recording', 'packed-watch-events.js'));
 
 const TARGETS = {
   rebuildMs: 10_000,
@@ -63,7 +64,7 @@ function writeRecording(path, { count, versions, payloadBytes }) {
                                   VALUES (?, ?, ?, ?, ?, ?, 'object', '', 'v1', 'configmaps', 'ConfigMap', 'bench', ?, NULL, ?, 'json', ?)`);
   const frame = db.prepare('INSERT INTO frames (exchange_id, seq, offset_ms, data) VALUES (?, ?, ?, ?)');
   const watchObservations = db.prepare(`INSERT INTO watch_observations (first_id, count, exchange_id, seq, at_ms, api_group, api_version, resource, encoding, events)
-                                        VALUES (?, ?, ?, ?, ?, '', 'v1', 'configmaps', 'json', jsonb(?))`);
+                                        VALUES (?, ?, ?, ?, ?, '', 'v1', 'configmaps', 'json', ?)`);
   const t0 = Date.parse('2026-11-21T00:00:00Z');
   const base = count + 1000;
   const payload = 'x'.repeat(payloadBytes);
@@ -81,16 +82,16 @@ function writeRecording(path, { count, versions, payloadBytes }) {
       let nextId = count + 1;
       let seq = 0;
       let lines = [];
-      let packed = [];
+      const packed = new PackedWatchEvents();
       let offset = 0;
       const flush = () => {
         const at = 10 + seq;
+        const events = packed.count;
         frame.run(watchId, seq, at, Buffer.from(lines.join('')));
-        watchObservations.run(nextId, packed.length, watchId, seq, t0 + 1 + at, `[${packed.join(',')}]`);
-        nextId += packed.length;
+        watchObservations.run(nextId, events, watchId, seq, t0 + 1 + at, packed.take());
+        nextId += events;
         seq++;
         lines = [];
-        packed = [];
         offset = 0;
       };
       for (let v = 1; v < versions; v++) {
@@ -99,13 +100,13 @@ function writeRecording(path, { count, versions, payloadBytes }) {
           const name = `cm-${String(i).padStart(6, '0')}`;
           const object = configMap(name, rv, payload);
           const line = `${prefix}${object}}\n`;
-          packed.push(JSON.stringify(['MODIFIED', 'object', 'ConfigMap', 'bench', name, null, String(rv), offset + Buffer.byteLength(prefix), Buffer.byteLength(object)]));
+          packed.add('MODIFIED', 'object', 'ConfigMap', 'bench', name, null, String(rv), offset + Buffer.byteLength(prefix), Buffer.byteLength(object));
           lines.push(line);
           offset += Buffer.byteLength(line);
-          if (packed.length === EVENTS_PER_FRAME) flush();
+          if (packed.count === EVENTS_PER_FRAME) flush();
         }
       }
-      if (packed.length > 0) flush();
+      if (packed.count > 0) flush();
       db.prepare(`INSERT INTO watches (exchange_id, at_ms, api_group, api_version, resource, namespace, start_rv, encoding, events, ended) VALUES (?, ?, '', 'v1', 'configmaps', 'bench', ?, 'json', ?, 'complete')`)
         .run(watchId, t0 + 1, String(base), count * (versions - 1));
     }

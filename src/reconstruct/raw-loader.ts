@@ -72,8 +72,8 @@ export class RawLoader {
       if (!found) continue;
       for (const id of chunk.filter((id) => id > 0 && !found.has(id)).sort((a, b) => a - b)) {
         const row = this.watchRow(id);
-        const raw = row && this.bytesOf(row);
-        if (raw) into(id, raw);
+        const raw = row ? this.bytesOf(row) : null;
+        if (raw !== null) into(id, raw);
       }
     }
     this.lastFrame = undefined;

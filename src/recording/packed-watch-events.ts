@@ -148,19 +148,19 @@ export class PackedWatchEvents {
   private part(frame: Buffer, spans: WatchEventSpans, slot: number, last: LastElement | null, emptyIsNull: boolean): void {
     const start = spans[slot]!;
     const end = spans[slot + 1]!;
-    if ((spans[ESCAPED]! & bit(slot)) !== 0) {
-      const s = spanString(frame, spans, slot)!;
-      if (last) this.put(last.of(emptyIsNull && s === '' ? null : s));
-      else this.string(emptyIsNull && s === '' ? null : s);
-    } else if (start === end || start < 0) {
-      if (last) this.put(last.of(emptyIsNull ? null : ''));
-      else this.string(emptyIsNull ? null : '');
-    } else if (last) {
-      this.put(last.ofPart(frame, spans, slot));
-    } else {
-      this.header(TEXT, end - start);
-      this.copy(frame, start, end);
+    const plain = (spans[ESCAPED]! & bit(slot)) === 0;
+    if (plain && end > start) {
+      if (last) this.put(last.ofPart(frame, spans, slot));
+      else {
+        this.header(TEXT, end - start);
+        this.copy(frame, start, end);
+      }
+      return;
     }
+    const s = plain ? '' : spanString(frame, spans, slot)!; // absent, empty, or written with escapes
+    const value = emptyIsNull && s === '' ? null : s;
+    if (last) this.put(last.of(value));
+    else this.string(value);
   }
 
   /** Starts an event's array with a two-byte size, filled in by endEvent; returns where it starts. */

@@ -219,7 +219,7 @@ export function observationRawSql(db: Db): string {
 export const DROP_RESOURCE_INDEX = 'DROP INDEX IF EXISTS observations_by_resource';
 export const CREATE_RESOURCE_INDEX = 'CREATE INDEX IF NOT EXISTS observations_by_resource ON observation_rows (api_group, resource, id)';
 
-/** One watch event's observation as `watch_observations.events` packs it (WatchEventPacker writes it). */
+/** One watch event's observation as `watch_observations.events` packs it (PackedWatchEvents writes it). */
 export type PackedWatchEvent = [event: string, form: string, kind: string | null, namespace: string, name: string, uid: string | null,
   rv: string | null, frameOffset: number, frameLength: number];
 

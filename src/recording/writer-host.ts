@@ -115,9 +115,8 @@ export class WriterHost {
   }
 
   private commitSafely(): void {
-    this.timer = undefined;
     try {
-      if (this.writer.commit()) this.checkpointer?.committed();
+      this.commit();
     } catch (err) {
       this.die(err);
     }

@@ -148,11 +148,7 @@ export class StreamRecorder {
     this.framed++;
     this.events++;
     this.dirty = true;
-    const rv = spanString(frame, spans, RV);
-    if (rv) {
-      this.firstRv ??= rv;
-      this.lastRv = rv;
-    }
+    this.sawRv(spanString(frame, spans, RV) || null);
     this.packed.addScanned(frame, spans, frameOffset);
   }
 
@@ -181,10 +177,7 @@ export class StreamRecorder {
     const obj = event.object;
     if (!obj) return;
     const rv = obj.resourceVersion || null;
-    if (rv) {
-      this.firstRv ??= rv;
-      this.lastRv = rv;
-    }
+    this.sawRv(rv);
     const { info, head } = ctx;
     const within = inFrame ? offsetWithin(frame, obj.raw) : -1;
     if (within >= 0 && obj.encoding === this.encoding) {
@@ -197,6 +190,13 @@ export class StreamRecorder {
       apiGroup: info.apiGroup, apiVersion: info.apiVersion, resource: info.resource, kind: obj.kind || null,
       namespace: obj.namespace, name: obj.name, uid: obj.uid || null, rv, encoding: obj.encoding, raw: obj.raw,
     });
+  }
+
+  /** The watch's RV range (`watches.first_rv`, `last_rv`) takes in an event's resourceVersion. */
+  private sawRv(rv: string | null): void {
+    if (!rv) return;
+    this.firstRv ??= rv;
+    this.lastRv = rv;
   }
 
   private redactFrame(frame: Buffer): Buffer {

@@ -1,4 +1,4 @@
-import { arrayElements, goJson, lastNonWs, objectMembers, skipValue, skipWs } from './json-spans';
+import { arrayElements, goJson, lastNonWs, objectMembers, skipString, skipValue, skipWs } from './json-spans';
 import { WireError } from './wire-error';
 
 const text = (b: Buffer, s: { start: number; end: number }) => b.toString('utf8', s.start, s.end);
@@ -12,6 +12,21 @@ describe('json spans', () => {
     expect(text(buf, members.get('a')!)).toBe('"x\\"}]\\\\"');
     expect(text(buf, members.get('b')!)).toBe('[1,{"c":"]"}]');
     expect(text(buf, members.get('e')!)).toBe('-1.5e3');
+  });
+
+  it('finds the end of a string wherever its escaped quotes and backslashes fall, before and after the first 64 bytes it reads one by one', () => {
+    for (let length = 56; length <= 136; length++) {
+      for (const escape of ['\\"', '\\\\']) {
+        for (let at = 0; at + escape.length <= length; at += 7) {
+          const inner = 'a'.repeat(at) + escape + 'b'.repeat(length - at - escape.length);
+          const buf = Buffer.from(`"${inner}","next"`);
+          expect(skipString(buf, 0, buf.length)).toBe(inner.length + 2);
+          expect(JSON.parse(buf.toString('utf8', 0, inner.length + 2))).toBe(JSON.parse(`"${inner}"`));
+        }
+      }
+    }
+    expect(() => skipString(Buffer.from(`"${'a'.repeat(100)}`), 0, 101)).toThrow(WireError);
+    expect(() => skipString(Buffer.from(`"${'a'.repeat(100)}"`), 0, 80)).toThrow(WireError); // the quote is past the end given
   });
 
   it('skips JSON whitespace (space, tab, CR, LF) forwards and backwards, within bounds', () => {
