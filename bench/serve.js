@@ -116,7 +116,10 @@ function writeRecording(path, { count, versions, payloadBytes }) {
 
 // ---------------------------------------------------------------- measurements
 
-/** Rebuild in a child process so its RSS is its own: reconstruct, load into the store, read the current objects. */
+/**
+ * Rebuild in a child process so its memory is its own: reconstruct, load into the store, read the
+ * current objects. Reports the process's peak RSS (VmHWM) and its RSS at the end.
+ */
 function benchRebuild(dir) {
   const db = join(dir, 'rebuild.db');
   writeRecording(db, { count: 100_000, versions: 10, payloadBytes: 64 });
@@ -124,8 +127,6 @@ function benchRebuild(dir) {
     const { openRecording } = require(${JSON.stringify(join(dist, 'recording', 'open.js'))});
     const { reconstruct, TimelineCursor, preloadState } = require(${JSON.stringify(join(dist, 'reconstruct', 'index.js'))});
     const { Store, systemClock } = require(${JSON.stringify(join(dist, 'store', 'index.js'))});
-    let peak = 0;
-    const sample = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
     const t0 = process.hrtime.bigint();
     const db = openRecording(${JSON.stringify(db)}, { readonly: true });
     const rebuilt = reconstruct(db);
@@ -135,17 +136,25 @@ function benchRebuild(dir) {
     preloadState(store, rebuilt.loader); // what serve() does before it answers: the current objects' bytes
     const ms = Number(process.hrtime.bigint() - t0) / 1e6;
     db.close();
-    peak = Math.max(peak, process.memoryUsage().rss);
-    clearInterval(sample);
+    const endRss = process.memoryUsage().rss;
     const objects = store.find('/v1/configmaps').snapshot(store.head, '').length;
-    console.log(JSON.stringify({ ms, rssMb: peak / 1048576, revisions: rebuilt.timeline.length, objects, head: store.head }));
+    console.log(JSON.stringify({ ms, peakMb: peakRss() / 1048576, endRssMb: endRss / 1048576, revisions: rebuilt.timeline.length, objects, head: store.head }));
+    // The rebuild is synchronous: no timer runs during it, so the peak is the kernel's high-water
+    // mark (VmHWM), or getrusage's maxrss where there is no /proc.
+    function peakRss() {
+      try {
+        const m = /^VmHWM:\s+(\d+) kB/m.exec(require('node:fs').readFileSync('/proc/self/status', 'utf8'));
+        if (m) return Number(m[1]) * 1024;
+      } catch {}
+      return process.resourceUsage().maxRSS * 1024;
+    }
   `;
   const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(r.stderr);
   const out = JSON.parse(r.stdout.trim().split('\n').pop());
   return [
     row('rebuild 100,000 objects × 10 versions', `${out.revisions.toLocaleString()} revisions → ${out.objects.toLocaleString()} objects at RV ${out.head}`, out.ms, TARGETS.rebuildMs, 'ms'),
-    row('rebuild peak RSS', '', out.rssMb, TARGETS.rebuildRssMb, 'MiB'),
+    row('rebuild peak RSS', `VmHWM of the rebuilding process; RSS at the end ${out.endRssMb.toFixed(0)} MiB`, out.peakMb, TARGETS.rebuildRssMb, 'MiB'),
   ];
 }
 
