@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { get } from './http';
-import { buildTxRecording } from './transcripts';
+import { buildTxRecording } from './tx-recording';
 
 /** The `kubetape serve` command (built CLI: `npm run build` first, as `npm test` does). */
 describe('kubetape serve (CLI)', () => {

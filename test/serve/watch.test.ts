@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { serve, type ServeServer } from '../../src/serve';
 import { get, watch } from './http';
 import { CONFIGMAPS, ObjectLogBuilder, configMap } from './object-log-builder';
-import { tempTxRecording, transcript, watchLines } from './transcripts';
+import { tempTxRecording } from './tx-recording';
+import { transcript, watchLines } from '../support/transcripts';
 
 const TX = '/api/v1/namespaces/tx/configmaps';
 
