@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { replay } from '../../src/replay';
 import { startFakeApiserver, type FakeApiserver } from '../support/fake-apiserver';
-import { request } from './http-client';
+import { request } from '../support/http-client';
 import { RecordingBuilder } from './recording-builder';
 
 describe('replay --on-miss proxy', () => {

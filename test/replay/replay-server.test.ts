@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { replay, type ReplayServer } from '../../src/replay';
-import { request, json } from './http-client';
+import { request, json } from '../support/http-client';
 import { RecordingBuilder } from './recording-builder';
 
 let dir: string;

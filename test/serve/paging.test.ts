@@ -1,5 +1,5 @@
 import { serve, type ServeServer } from '../../src/serve';
-import { get } from './http';
+import { get } from '../support/http-client';
 import { tempTxRecording } from './tx-recording';
 import { transcript } from '../support/transcripts';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve, type ServeServer } from '../../src/serve';
 import { decodeEnvelope, decodeWatchEvent, listItems, readListMeta, readObjectMeta, readStatus } from '../../src/wire/protobuf';
-import { get } from './http';
+import { get } from '../support/http-client';
 import { CONFIGMAPS, ObjectLogBuilder } from './object-log-builder';
 import { transcript, transcriptBody, watchLines } from '../support/transcripts';
 

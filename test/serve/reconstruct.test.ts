@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { openRecording } from '../../src/recording/open';
 import { reconstruct } from '../../src/reconstruct';
 import { serve, type ServeServer } from '../../src/serve';
-import { get, watch } from './http';
+import { get, watch } from '../support/http-client';
 import { CONFIGMAPS, ObjectLogBuilder, configMap } from './object-log-builder';
 import { record } from '../../src/proxy';
 import { startFakeApiserver } from '../support/fake-apiserver';

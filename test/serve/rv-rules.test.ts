@@ -1,5 +1,5 @@
 import { serve, type ServeServer } from '../../src/serve';
-import { get, watch } from './http';
+import { get, watch } from '../support/http-client';
 import { tempTxRecording } from './tx-recording';
 import { transcript, watchLines } from '../support/transcripts';
 
