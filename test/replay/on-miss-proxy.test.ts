@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { replay } from '../../src/replay';
 import { startFakeApiserver, type FakeApiserver } from '../support/fake-apiserver';
 import { request } from '../support/http-client';
-import { RecordingBuilder } from './recording-builder';
+import { RecordingBuilder } from '../support/recording-builder';
 
 describe('replay --on-miss proxy', () => {
   let dir: string;
