@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { transcriptBody, transcriptHeaders } from '../../test/fixtures/transcripts/load-transcript';
+import { transcriptBody, transcriptHeaders } from '../../test/support/transcripts';
 import { FaultInjector } from './injector';
 import { applyPlan, injectedBy } from './plan';
 import type { FaultRuleDefinition } from './definition';

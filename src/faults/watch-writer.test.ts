@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { transcriptBody } from '../../test/fixtures/transcripts/load-transcript';
+import { transcriptBody } from '../../test/support/transcripts';
 import { watchTooOld } from '../k8s/status';
 import { decodeWatchFrame, framerFor, PROTOBUF_WATCH_TYPE } from '../wire';
 import { FaultInjector } from './injector';

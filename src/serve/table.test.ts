@@ -1,5 +1,5 @@
 import { StatusError } from '../k8s/status';
-import { readTranscript, transcriptJson } from '../../test/serve-facade/transcript';
+import { transcript as readTranscript, transcriptJson } from '../../test/support/transcripts';
 import { humanDuration } from './table-cells';
 import {
   DEFAULT_TABLE_COLUMNS,

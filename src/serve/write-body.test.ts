@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import * as zlib from 'node:zlib';
 import { badRequest, notAcceptable, notFound, resourceNotFound, tooLargeResourceVersion } from '../k8s/status';
 import { decodeEnvelope, readStatus } from '../wire/protobuf';
-import { readTranscript } from '../../test/serve-facade/transcript';
+import { transcript as readTranscript } from '../../test/support/transcripts';
 import { encodeJson, indentJson, sendStatusBody, writeBody } from './write-body';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;

@@ -1,5 +1,5 @@
 import * as zlib from 'node:zlib';
-import { transcriptBody } from '../../test/fixtures/transcripts/load-transcript';
+import { transcriptBody } from '../../test/support/transcripts';
 import { watchTooOld } from '../k8s/status';
 import { DecodedBody, DecodedList, DecodedObject, decodeBody, decodeWatchFrame } from './decode';
 import { JSON_TYPE, PROTOBUF_TYPE, PROTOBUF_WATCH_TYPE } from './media-types';

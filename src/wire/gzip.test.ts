@@ -1,5 +1,5 @@
 import * as zlib from 'node:zlib';
-import { transcriptBody, transcriptHeaders } from '../../test/fixtures/transcripts/load-transcript';
+import { transcriptBody, transcriptHeaders } from '../../test/support/transcripts';
 import { GZIP_MIN_BYTES, gunzipSafe, isGzip } from './gzip';
 
 describe('isGzip', () => {

@@ -1,6 +1,6 @@
 import * as protobuf from 'protobufjs';
 import * as zlib from 'node:zlib';
-import { transcriptBody } from '../../test/fixtures/transcripts/load-transcript';
+import { transcriptBody } from '../../test/support/transcripts';
 import { continueExpired, notFound, tooLargeResourceVersion, watchTooOld } from '../k8s/status';
 import { ProtoWriter, readFields as readFieldsOf } from './protobuf-fields';
 import {

@@ -1,4 +1,4 @@
-import { transcriptBody } from '../../test/fixtures/transcripts/load-transcript';
+import { transcriptBody } from '../../test/support/transcripts';
 import { decodeWatchFrame } from './decode';
 import { scanJsonWatchEvent } from './json-watch-scan';
 import { PROTOBUF_WATCH_TYPE } from './media-types';

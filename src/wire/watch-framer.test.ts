@@ -1,4 +1,4 @@
-import { transcriptBody } from '../../test/fixtures/transcripts/load-transcript';
+import { transcriptBody } from '../../test/support/transcripts';
 import { lengthPrefix } from './protobuf';
 import { FramingError, JsonLineFramer, LengthPrefixFramer, WatchFramer, framerFor, splitFrames } from './watch-framer';
 import { WireError } from './wire-error';

@@ -11,7 +11,9 @@ import { CONTINUE_EXPIRED_MESSAGE } from '../../src/k8s/status';
 import type { FaultRuleDefinition, FaultsOption } from '../../src/faults';
 import { decodeWatchFrame, framerFor, PROTOBUF_WATCH_TYPE } from '../../src/wire';
 import { startFakeApiserver, type FakeApiserver } from '../support/fake-apiserver';
-import { eventually, kubectl, rawGet, sleep, startInformer } from './clients';
+import { eventually, kubectl, sleep } from './clients';
+import { rawGet } from '../support/http-client';
+import { startInformer } from '../support/informer';
 
 let dir: string;
 let fake: FakeApiserver;
@@ -129,7 +131,7 @@ describe('record with faults', () => {
 
   it('watch-gone: a client-node informer gets ERROR 410 mid-watch, relists and converges; the recording holds the ERROR event', async () => {
     const s = await startRecording([{ name: 'break-watch', match: { verb: 'watch', resource: 'configmaps' }, action: { type: 'watch-gone', afterEvents: 1 }, times: 1 }]);
-    const informer = await startInformer(s.kubeconfig, 'default');
+    const informer = await startInformer(s.kubeconfig, 'default', { noteListsAndErrors: true });
     try {
       expect(await eventually(() => informer.events.length >= 6)).toBe(true);
       fake.create('configmaps', 'default', { metadata: { name: 'w-1' }, data: { k: '1' } });

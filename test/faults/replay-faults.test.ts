@@ -3,33 +3,29 @@
  * the fake apiserver, replayed with fault rules.
  */
 import Database from 'better-sqlite3';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse } from 'yaml';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { record } from '../../src/proxy';
 import { replay, type ReplayServer } from '../../src/replay';
-import { startFakeApiserver } from '../support/fake-apiserver';
-import { eventually, kubectl, rawGet, sleep, startInformer, type KubectlResult } from './clients';
+import { recordSession, type RecordedSession } from '../support/record-session';
+import { eventually, kubectl, sleep, type KubectlResult } from './clients';
+import { rawGet } from '../support/http-client';
+import { startInformer } from '../support/informer';
 import { CONTINUE_EXPIRED_MESSAGE } from '../../src/k8s/status';
 
 let dir: string;
 let db: string;
 let liveChunked: KubectlResult;
 let liveCache: string[];
+let session: RecordedSession;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'kubetape-faults-replay-'));
-  db = join(dir, 'session.db');
-  const fake = await startFakeApiserver();
-  fake.seedConfigMaps('default', 5);
-  const kubeconfig = join(dir, 'record.kubeconfig');
-  const rec = await record({ db, upstream: fake.url, listen: '127.0.0.1:0', writeKubeconfig: kubeconfig });
-  try {
+  session = await recordSession('kubetape-faults-replay-', async ({ fake, kubeconfig, dir }) => {
     liveChunked = await kubectl(kubeconfig, join(dir, 'cache-live'), ['get', 'configmaps', '--chunk-size=2']);
-    const informer = await startInformer(kubeconfig, 'default');
+    const informer = await startInformer(kubeconfig, 'default', { noteListsAndErrors: true });
     expect(await eventually(() => informer.events.length >= 6)).toBe(true); // list + 5 adds
     fake.create('configmaps', 'default', { metadata: { name: 'w-1' }, data: { k: '1' } });
     await sleep(50);
@@ -38,13 +34,11 @@ beforeAll(async () => {
     await sleep(100);
     liveCache = informer.cache();
     await informer.stop();
-  } finally {
-    await rec.close();
-    await fake.close();
-  }
+  });
+  ({ dir, db } = session);
 }, 60_000);
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => session?.remove());
 
 describe('replay with faults', () => {
   let server: ReplayServer;
@@ -89,7 +83,7 @@ describe('replay with faults', () => {
 
   it('watch-gone: the informer gets ERROR 410, relists, and ends with the same cache as live', async () => {
     server.faults.add({ name: 'break-watch', match: { verb: 'watch', resource: 'configmaps' }, action: { type: 'watch-gone', afterEvents: 1 }, times: 1 });
-    const informer = await startInformer(kubeconfig, 'default');
+    const informer = await startInformer(kubeconfig, 'default', { noteListsAndErrors: true });
     try {
       const relisted = await eventually(() => informer.events.filter((e) => e.startsWith("list")).length >= 2);
       expect(relisted).toBe(true);

@@ -2,30 +2,24 @@
  * Faults in serve mode, with real clients, over a session recorded through `kubetape record`
  * from the fake apiserver: stale reads, compaction on demand, broken watches, throttling.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { record } from '../../src/proxy';
 import { serve, type ServeServer } from '../../src/serve';
 import { CONTINUE_EXPIRED_MESSAGE } from '../../src/k8s/status';
-import { startFakeApiserver } from '../support/fake-apiserver';
-import { eventually, kubectl, rawGet, sleep, startInformer } from './clients';
+import { recordSession, type RecordedSession } from '../support/record-session';
+import { eventually, kubectl, sleep } from './clients';
+import { rawGet } from '../support/http-client';
+import { startInformer } from '../support/informer';
 
 let dir: string;
 let db: string;
 /** The resourceVersion of the informer's first list while recording, and the final state. */
 let firstListRv: number;
 let finalCache: string[];
+let session: RecordedSession;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'kubetape-faults-serve-'));
-  db = join(dir, 'session.db');
-  const fake = await startFakeApiserver();
-  fake.seedConfigMaps('default', 5);
-  const kubeconfig = join(dir, 'record.kubeconfig');
-  const rec = await record({ db, upstream: fake.url, listen: '127.0.0.1:0', writeKubeconfig: kubeconfig });
-  try {
-    const informer = await startInformer(kubeconfig, 'default');
+  session = await recordSession('kubetape-faults-serve-', async ({ fake, kubeconfig }) => {
+    const informer = await startInformer(kubeconfig, 'default', { noteListsAndErrors: true });
     expect(await eventually(() => informer.events.length >= 6)).toBe(true);
     firstListRv = Number(informer.events[0]!.split(' ')[1]);
     // Six changes after the first list: w-1 appears, then cm-01 … cm-05 change, one revision each.
@@ -38,13 +32,11 @@ beforeAll(async () => {
     await sleep(100);
     finalCache = informer.cache();
     await informer.stop();
-  } finally {
-    await rec.close();
-    await fake.close();
-  }
+  });
+  ({ dir, db } = session);
 }, 60_000);
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => session?.remove());
 
 describe('serve with faults', () => {
   let api: ServeServer;
@@ -59,7 +51,7 @@ describe('serve with faults', () => {
   afterEach(() => api.close());
 
   it('serves the recorded end state without faults', async () => {
-    const informer = await startInformer(kubeconfig, 'default');
+    const informer = await startInformer(kubeconfig, 'default', { noteListsAndErrors: true });
     try {
       expect(await eventually(() => JSON.stringify(informer.cache()) === JSON.stringify(finalCache))).toBe(true);
     } finally {
@@ -70,7 +62,7 @@ describe('serve with faults', () => {
   it('stale-read: an informer listing with resourceVersion=0 sees the older state first, then the fresh one arrives by watch', async () => {
     const head = Number(api.status().headResourceVersion);
     api.faults.add({ name: 'stale-cache', match: { verb: 'list', resource: 'configmaps', query: { resourceVersion: '0' } }, action: { type: 'stale-read', revisions: 2 }, times: 1 });
-    const informer = await startInformer(kubeconfig, 'default', { listResourceVersion: '0' });
+    const informer = await startInformer(kubeconfig, 'default', { listResourceVersion: '0', noteListsAndErrors: true });
     try {
       expect(await eventually(() => JSON.stringify(informer.cache()) === JSON.stringify(finalCache))).toBe(true);
     } finally {
@@ -98,7 +90,7 @@ describe('serve with faults', () => {
 
   it('watch-gone: an informer gets ERROR 410 mid-watch, relists and converges', async () => {
     api.faults.add({ name: 'break-watch', match: { verb: 'watch', resource: 'configmaps' }, action: { type: 'watch-gone', afterMs: 200 }, times: 1 });
-    const informer = await startInformer(kubeconfig, 'default');
+    const informer = await startInformer(kubeconfig, 'default', { noteListsAndErrors: true });
     try {
       expect(await eventually(() => informer.events.filter((e) => e.startsWith('list')).length >= 2)).toBe(true);
       expect(await eventually(() => JSON.stringify(informer.cache()) === JSON.stringify(finalCache))).toBe(true);
@@ -151,7 +143,7 @@ describe('the example rules files, in serve', () => {
     kubeconfig = join(dir, 'restart.kubeconfig');
     api = await serve({ db, writeKubeconfig: kubeconfig, faults: example('stale-cache-after-restart.yaml') });
     const head = Number(api.status().headResourceVersion);
-    const informer = await startInformer(kubeconfig, 'default', { listResourceVersion: '0' });
+    const informer = await startInformer(kubeconfig, 'default', { listResourceVersion: '0', noteListsAndErrors: true });
     try {
       expect(await eventually(() => informer.events.filter((e) => e.startsWith('list')).length >= 2, 5000)).toBe(true);
       expect(await eventually(() => JSON.stringify(informer.cache()) === JSON.stringify(finalCache))).toBe(true);
@@ -178,7 +170,7 @@ describe('the example rules files, in serve', () => {
   it('watch-410-storm.yaml: every watch breaks, the informer relists again and again and still holds the right state', async () => {
     kubeconfig = join(dir, 'storm.kubeconfig');
     api = await serve({ db, writeKubeconfig: kubeconfig, faults: example('watch-410-storm.yaml') });
-    const informer = await startInformer(kubeconfig, 'default');
+    const informer = await startInformer(kubeconfig, 'default', { noteListsAndErrors: true });
     try {
       expect(await eventually(() => informer.events.filter((e) => e.startsWith('list')).length >= 3, 5000)).toBe(true);
       expect(JSON.stringify(informer.cache())).toBe(JSON.stringify(finalCache));

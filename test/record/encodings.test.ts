@@ -4,19 +4,17 @@
  * The client always gets the upstream's bytes; the file keeps them and the decoded object log.
  */
 import http from 'node:http';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { startFakeApiserver, type FakeApiserver } from '../support/fake-apiserver';
 import { httpRequest } from '../support/http-client';
 import { record, type RecordServer } from '../../src/proxy';
 import { splitFrames } from '../../src/wire/watch-framer';
+import { transcriptBody } from '../support/transcripts';
 import { eventually, rows, sleep, tempDir } from './support';
 
-const TRANSCRIPTS = '/work/shared/reference/apiserver-transcripts';
-const E1 = readFileSync(join(TRANSCRIPTS, 'e1-list-protobuf.body'));
-const E2 = readFileSync(join(TRANSCRIPTS, 'e2-watch-protobuf.body'));
+const E1 = transcriptBody('e1-list-protobuf');
+const E2 = transcriptBody('e2-watch-protobuf');
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
 /** Answers with the transcripts' bytes and with bodies that do not decode. */

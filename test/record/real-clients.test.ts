@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { startFakeApiserver, type FakeApiserver } from '../support/fake-apiserver';
 import { record, type RecordServer } from '../../src/proxy';
 import { splitFrames } from '../../src/wire/watch-framer';
-import { eventually, kubectl, kubectlWatch, rows, startInformer, tempDir } from './support';
+import { eventually, kubectl, kubectlWatch, rows, tempDir } from './support';
+import { startInformer } from '../support/informer';
 
 const NOW = new Date('2026-11-21T00:00:00Z');
 
@@ -120,8 +121,8 @@ test('kubectl get -w: events reach both watchers alike; the watch is recorded fr
 });
 
 test('a client-node informer through record sees what one against the upstream sees; list and watch are recorded', async () => {
-  const direct = await startInformer(api.kubeconfigPath, 'inf');
-  const proxied = await startInformer(proxyKubeconfig, 'inf');
+  const direct = await startInformer(api.kubeconfigPath, 'inf', { cacheData: false });
+  const proxied = await startInformer(proxyKubeconfig, 'inf', { cacheData: false });
   try {
     expect(await eventually(() => proxied.events.length >= 2 && direct.events.length >= 2)).toBe(true);
     await eventually(() => api.requests.filter((r) => r.url.includes('/namespaces/inf/configmaps?') && r.url.includes('watch=true')).length >= 2);

@@ -1,10 +1,9 @@
-/** Helpers for the record tests: real clients (kubectl, client-node informer), the recording file, timing. */
+/** Helpers for the record tests: real clients (kubectl), the recording file, the CLI, timing. */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { CoreV1Api, KubeConfig, makeInformer, type V1ConfigMap } from '@kubernetes/client-node';
 
 export const ROOT = join(__dirname, '..', '..');
 export const BIN = join(ROOT, 'bin', 'kubetape.js');
@@ -20,31 +19,6 @@ export function tempDir(prefix = 'kubetape-record-'): { dir: string; path: (name
 /** `kubectl get … -w` (see test/support/kube-clients.ts); resolves with what it printed. */
 export async function kubectlWatch(...args: Parameters<typeof watchLines>): Promise<string> {
   return (await watchLines(...args)).stdout;
-}
-
-/** A client-node informer on NAMESPACE/configmaps (client-node 1.4 needs skip-tls-verify to talk plain http). */
-export async function startInformer(kubeconfigPath: string, namespace: string) {
-  const loaded = new KubeConfig();
-  loaded.loadFromFile(kubeconfigPath);
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: loaded.getClusters().map((c) => ({ ...c, skipTLSVerify: c.server.startsWith('http:') ? true : c.skipTLSVerify })),
-    users: loaded.getUsers(),
-    contexts: loaded.getContexts(),
-    currentContext: loaded.getCurrentContext(),
-  });
-  const api = kc.makeApiClient(CoreV1Api);
-  const informer = makeInformer<V1ConfigMap>(kc, `/api/v1/namespaces/${namespace}/configmaps`, () => api.listNamespacedConfigMap({ namespace }));
-  const events: string[] = [];
-  for (const type of ['add', 'update', 'delete'] as const) {
-    informer.on(type, (o: V1ConfigMap) => events.push(`${type} ${o.metadata?.name} ${o.metadata?.resourceVersion}`));
-  }
-  await informer.start();
-  return {
-    events,
-    cache: () => informer.list().map((o) => `${o.metadata?.name} ${o.metadata?.resourceVersion}`).sort(),
-    stop: () => informer.stop(),
-  };
 }
 
 /** Opens a recording read-only (the writer may still be running: WAL readers see committed rows). */

@@ -2,8 +2,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request } from './http-client';
-import { RecordingBuilder } from './recording-builder';
+import { request } from '../support/http-client';
+import { RecordingBuilder } from '../support/recording-builder';
 
 /** The `kubetape replay` command (built CLI: `npm run build` first, as `npm test` does). */
 describe('kubetape replay (CLI)', () => {

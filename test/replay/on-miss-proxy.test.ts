@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { replay } from '../../src/replay';
 import { startFakeApiserver, type FakeApiserver } from '../support/fake-apiserver';
-import { request } from './http-client';
-import { RecordingBuilder } from './recording-builder';
+import { request } from '../support/http-client';
+import { RecordingBuilder } from '../support/recording-builder';
 
 describe('replay --on-miss proxy', () => {
   let dir: string;

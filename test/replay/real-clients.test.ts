@@ -9,8 +9,8 @@ import { record } from '../../src/proxy';
 import { replay, type ReplayServer } from '../../src/replay';
 import { startFakeApiserver, decodeWatchFrames } from '../support/fake-apiserver';
 import { kubectl, kubectlWatch, sleep, type KubectlResult } from '../support/kube-clients';
-import { request, type Received } from './http-client';
-import { startInformer, waitForEvents } from './informer';
+import { request, type HttpResponse as Received } from '../support/http-client';
+import { startInformer, waitForEvents } from '../support/informer';
 
 const PROTOBUF_WATCH = '/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=100&timeoutSeconds=1';
 

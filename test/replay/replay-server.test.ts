@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { replay, type ReplayServer } from '../../src/replay';
-import { request, json } from './http-client';
-import { RecordingBuilder } from './recording-builder';
+import { request, json } from '../support/http-client';
+import { RecordingBuilder } from '../support/recording-builder';
 
 let dir: string;
 const servers: ReplayServer[] = [];
@@ -258,15 +258,17 @@ describe('replay: streamed exchanges', () => {
   });
 
   it('matches a watch after a list by the rest of the request when its RV is the one the list returned', async () => {
+    // A list page that returned resourceVersion 100 (the writer notes it in `lists`).
+    const listAt100 = '{"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"100"},"items":[]}';
     const db = recording((b) => {
-      b.add({ url: '/api/v1/namespaces/default/configmaps', body: 'list at 100', listRv: '100' });
+      b.add({ url: '/api/v1/namespaces/default/configmaps', body: listAt100 });
       b.add({ url: '/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=90', frames: [{ offsetMs: 0, data: 'watch from 90\n' }] });
       b.add({ url: '/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=150', frames: [{ offsetMs: 0, data: 'watch from 150\n' }] });
     });
     const s = await start(db, { speed: 0 });
     // Before any list, the RV must match exactly.
     expect((await request(s.url, '/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=100')).status).toBe(404);
-    expect((await request(s.url, '/api/v1/namespaces/default/configmaps')).body.toString()).toBe('list at 100');
+    expect((await request(s.url, '/api/v1/namespaces/default/configmaps')).body.toString()).toBe(listAt100);
     // The list returned 100: the watch from 100 takes the next recorded watch of the collection.
     expect((await request(s.url, '/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=100')).body.toString()).toBe('watch from 90\n');
     // Resuming from an event's RV matches exactly.

@@ -2,8 +2,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { get } from './http';
-import { buildTxRecording } from './transcripts';
+import { get } from '../support/http-client';
+import { buildTxRecording } from './tx-recording';
 
 /** The `kubetape serve` command (built CLI: `npm run build` first, as `npm test` does). */
 describe('kubetape serve (CLI)', () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve, type ServeServer } from '../../src/serve';
-import { get, watch } from './http';
+import { get, watch } from '../support/http-client';
 import { CONFIGMAPS, ObjectLogBuilder, configMap } from './object-log-builder';
 
 /** The served clock (realtime pacing, admin API) and compaction by policy. */

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { serve, type ServeServer } from '../../src/serve';
 import { decodeEnvelope, readObjectMeta } from '../../src/wire/protobuf';
-import { get } from './http';
+import { get } from '../support/http-client';
 
 /**
  * recordings/examples/configmaps.db is a real session (npm run example-recording): kubectl with

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreV1Api, KubeConfig, makeInformer, type V1ConfigMap } from '@kubernetes/client-node';
 import { serve, type ServeServer } from '../../src/serve';
-import { get } from './http';
+import { get } from '../support/http-client';
 import { CONFIGMAPS, ObjectLogBuilder, configMap } from './object-log-builder';
 
 /**

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { record } from '../../src/proxy';
 import { serve, type ServeServer } from '../../src/serve';
-import { get, watch } from './http';
+import { get, watch } from '../support/http-client';
 import { startFakeApiserver, type FakeApiserver } from '../support/fake-apiserver';
 
 /**

@@ -1,6 +1,7 @@
 import { serve, type ServeServer } from '../../src/serve';
-import { get } from './http';
-import { tempTxRecording, transcript } from './transcripts';
+import { get } from '../support/http-client';
+import { tempTxRecording } from './tx-recording';
+import { transcript } from '../support/transcripts';
 
 const TX = '/api/v1/namespaces/tx/configmaps';
 

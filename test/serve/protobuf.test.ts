@@ -1,11 +1,11 @@
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve, type ServeServer } from '../../src/serve';
 import { decodeEnvelope, decodeWatchEvent, listItems, readListMeta, readObjectMeta, readStatus } from '../../src/wire/protobuf';
-import { get } from './http';
+import { get } from '../support/http-client';
 import { CONFIGMAPS, ObjectLogBuilder } from './object-log-builder';
-import { transcript, watchLines } from './transcripts';
+import { transcript, transcriptBody, watchLines } from '../support/transcripts';
 
 /**
  * Objects recorded as protobuf are served as protobuf, schema-less, from their recorded bytes:
@@ -14,7 +14,7 @@ import { transcript, watchLines } from './transcripts';
 describe('serve: protobuf from recorded protobuf objects', () => {
   let dir: string;
   let api: ServeServer;
-  const e2 = readFileSync(join(__dirname, '..', 'fixtures', 'serve', 'e2-watch-protobuf.body'));
+  const e2 = transcriptBody('e2-watch-protobuf');
 
   function frames(body: Buffer): Buffer[] {
     const out: Buffer[] = [];

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { serve, type ServeServer } from '../../src/serve';
-import { tempTxRecording } from './transcripts';
+import { tempTxRecording } from './tx-recording';
 
 const run = promisify(execFile);
 

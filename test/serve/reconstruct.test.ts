@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { openRecording } from '../../src/recording/open';
 import { reconstruct } from '../../src/reconstruct';
 import { serve, type ServeServer } from '../../src/serve';
-import { get, watch } from './http';
+import { get, watch } from '../support/http-client';
 import { CONFIGMAPS, ObjectLogBuilder, configMap } from './object-log-builder';
 import { record } from '../../src/proxy';
 import { startFakeApiserver } from '../support/fake-apiserver';
@@ -122,7 +122,9 @@ describe('reconstruct + serve', () => {
   it('a schema 2 recording (read as it is): a bookmark kept as a slice of its frame ends the initial state and is no object', () => {
     const db = join(dir, 'schema2-watchlist.db');
     copyFileSync(join(__dirname, '../fixtures/configmaps-schema2.db'), db);
-    const d = new Database(db); // not openRecording: it would migrate the file to schema 3
+    // Rows written by hand, not through RecordingWriter: the writer (and openRecording) would migrate
+    // the file to schema 3, and this case is about reading a schema 2 file as it is.
+    const d = new Database(db);
     const at = Date.parse('2026-11-21T11:00:00Z');
     const exchange = d.prepare(`INSERT INTO exchanges (id, started_at, method, url, verb, api_version, resource, namespace, name, request_headers, status,
       streamed, outcome) VALUES (?, ?, 'GET', ?, ?, 'v1', 'configmaps', 'demo', ?, '[]', 200, ?, 'complete')`);

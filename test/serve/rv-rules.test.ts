@@ -1,6 +1,7 @@
 import { serve, type ServeServer } from '../../src/serve';
-import { get, watch } from './http';
-import { tempTxRecording, transcript, watchLines } from './transcripts';
+import { get, watch } from '../support/http-client';
+import { tempTxRecording } from './tx-recording';
+import { transcript, watchLines } from '../support/transcripts';
 
 /**
  * Every invalid or out-of-range parameter of the facts file (transcripts d1–d18) against a

@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve, type ServeServer } from '../../src/serve';
-import { get, watch } from './http';
+import { get, watch } from '../support/http-client';
 import { CONFIGMAPS, ObjectLogBuilder, configMap } from './object-log-builder';
-import { tempTxRecording, transcript, watchLines } from './transcripts';
+import { tempTxRecording } from './tx-recording';
+import { transcript, watchLines } from '../support/transcripts';
 
 const TX = '/api/v1/namespaces/tx/configmaps';
 
