@@ -3,7 +3,7 @@ import { DEFAULT_LISTEN } from '../http/listen';
 import { createLogger } from '../log/logger';
 import { CLOCK_MODES, serve, type ClockMode } from '../serve';
 import { parseDuration } from '../serve/duration';
-import { UsageError } from './errors';
+import { UsageError } from '../errors/usage-error';
 import { LOG_LEVELS } from './record';
 import { runUntilSignal } from './run-server';
 

@@ -10,7 +10,7 @@
  *   const out = watchWriter(res, plan, { contentType }); // per watch frame: out.write(frame, rv)
  */
 import type { IncomingMessage } from 'node:http';
-import { UsageError } from '../cli/errors';
+import { UsageError } from '../errors/usage-error';
 import type { AdminApi } from '../http/admin';
 import type { RequestInfo } from '../k8s/request-info';
 import { silentLogger, type Logger } from '../log/logger';

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { FaultInjector, type FaultsOption } from '../faults';
-import { UsageError } from '../cli/errors';
+import { UsageError } from '../errors/usage-error';
 import { AdminApi } from '../http/admin';
 import { writeKubeconfig } from '../http/kubeconfig';
 import { DEFAULT_LISTEN, closeServer, listen, parseListen, type ListenAddress } from '../http/listen';

@@ -8,7 +8,7 @@
  */
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { UsageError } from '../cli/errors';
+import { UsageError } from '../errors/usage-error';
 import { FaultInjector, replayFaultHooks } from '../faults';
 import { AdminApi } from '../http/admin';
 import { writeKubeconfig } from '../http/kubeconfig';

@@ -17,7 +17,7 @@ import { writeKubeconfig } from '../http/kubeconfig';
 import { closeServer, listen, parseListen } from '../http/listen';
 import { silentLogger } from '../log/logger';
 import { openRecording } from '../recording/open';
-import { UsageError } from '../cli/errors';
+import { UsageError } from '../errors/usage-error';
 import { preloadState, reconstruct, TimelineCursor, type StoredObject } from '../reconstruct';
 import { systemClock } from '../store/clock';
 import { Store } from '../store/store';
