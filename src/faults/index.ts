@@ -12,9 +12,6 @@ export { FaultInjector, type FaultsOption, type FaultInjectorOptions, type PlanO
 export { applyPlan, injectedBy, replacesResponse, resetConnection, type FaultPlan, type StaleRead, type StreamFault } from './plan';
 export { WatchStreamGuard, type FrameDecision, type StreamEnd, type StreamEndKind } from './watch-stream';
 export { WatchWriter, watchWriter, endWatchResponse, type WatchWriterOptions } from './watch-writer';
-export { replayFaultHooks } from './replay-hooks';
-export { faultedBody, takeOverForFaults, type RecordTap } from './record-faults';
-export { serveFaultHooks, type ServeFaultDeps } from './serve-hooks';
 export { watchErrorFrame, goneStatus } from './watch-error-frame';
 export { FaultConfigError } from './fields';
 export type { FaultJournalEntry } from './journal';

@@ -9,7 +9,8 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { UsageError } from '../errors/usage-error';
-import { FaultInjector, replayFaultHooks } from '../faults';
+import { FaultInjector } from '../faults';
+import { replayFaultHooks } from './replay-fault-hooks';
 import { AdminApi } from '../http/admin';
 import { writeKubeconfig } from '../http/kubeconfig';
 import { closeServer, listen, parseListen } from '../http/listen';

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { Logger } from '../log/logger';
-import { Passthrough } from '../proxy/passthrough';
-import { resolveUpstream } from '../proxy/upstream';
+import { Passthrough } from '../upstream/passthrough';
+import { resolveUpstream } from '../upstream/upstream';
 import { RecordingQueue } from '../recording/writer-queue';
 import type { MissForwarder } from './miss-forwarder';
 

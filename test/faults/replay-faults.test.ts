@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { parse } from 'yaml';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { record } from '../../src/proxy';
+import { record } from '../../src/record';
 import { replay, type ReplayServer } from '../../src/replay';
 import { startFakeApiserver } from '../support/fake-apiserver';
 import { eventually, kubectl, rawGet, sleep, startInformer, type KubectlResult } from './clients';

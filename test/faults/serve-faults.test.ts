@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { record } from '../../src/proxy';
+import { record } from '../../src/record';
 import { serve, type ServeServer } from '../../src/serve';
 import { CONTINUE_EXPIRED_MESSAGE } from '../../src/k8s/status';
 import { startFakeApiserver } from '../support/fake-apiserver';

@@ -6,10 +6,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StatusError } from '../k8s/status';
-import type { FrameSink, ServeHooks, ServeRequestContext } from '../serve/options';
-import type { FaultInjector } from './injector';
-import { applyPlan, type FaultPlan } from './plan';
-import { WatchWriter } from './watch-writer';
+import type { FrameSink, ServeHooks, ServeRequestContext } from './options';
+import type { FaultInjector } from '../faults/injector';
+import { applyPlan, type FaultPlan } from '../faults/plan';
+import { WatchWriter } from '../faults/watch-writer';
 
 export interface ServeFaultDeps {
   /** The store's head revision. */

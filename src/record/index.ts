@@ -8,8 +8,8 @@ import { silentLogger, type Logger } from '../log/logger';
 import type { WriterBackendKind } from '../recording/writer-backend';
 import type { WriterStats } from '../recording/writer-protocol';
 import { RecordingQueue } from '../recording/writer-queue';
-import { Passthrough } from './passthrough';
-import { resolveUpstream } from './upstream';
+import { Passthrough } from '../upstream/passthrough';
+import { resolveUpstream } from '../upstream/upstream';
 
 export interface RecordOptions {
   /** The recording file; created when missing, appended to when it exists. */

@@ -9,11 +9,11 @@ import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import type { StatusError } from '../k8s/status';
 import { decodeWatchFrame, framerFor, pushFrames, type WatchFramer } from '../wire';
 import { statusResponse } from '../http/respond';
-import { applyPlan, injectedBy, replacesResponse, sleep, type FaultPlan } from './plan';
-import { WatchStreamGuard, type StreamEnd } from './watch-stream';
-import { resetAfterFlush } from './watch-writer';
+import { applyPlan, injectedBy, replacesResponse, sleep, type FaultPlan } from '../faults/plan';
+import { WatchStreamGuard, type StreamEnd } from '../faults/watch-stream';
+import { resetAfterFlush } from '../faults/watch-writer';
 
-/** What record mode's exchange tap (src/proxy/exchange-tap.ts) offers. */
+/** What record mode's exchange tap (src/upstream/exchange-tap.ts) offers. */
 export interface RecordTap {
   requestData(chunk: Buffer): void;
   response(status: number, rawHeaders: readonly string[], kind: { streamed: boolean }): void;
