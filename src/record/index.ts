@@ -9,6 +9,7 @@ import type { WriterBackendKind } from '../recording/writer-backend';
 import type { WriterStats } from '../recording/writer-protocol';
 import { RecordingQueue } from '../recording/writer-queue';
 import { Passthrough } from '../upstream/passthrough';
+import { recordFaults } from './record-faults';
 import { resolveUpstream } from '../upstream/upstream';
 
 export interface RecordOptions {
@@ -64,7 +65,7 @@ export async function record(options: RecordOptions): Promise<RecordServer> {
     upstream.close();
     throw err;
   }
-  const passthrough = new Passthrough(upstream, queue, log, faults);
+  const passthrough = new Passthrough(upstream, queue, log, recordFaults(faults));
   const admin = new AdminApi();
   faults.mount(admin);
   const server = http.createServer((req, res) => {

@@ -15,7 +15,7 @@ export interface MissProxyOptions {
 }
 
 /**
- * `--on-miss proxy`: the record mode's own passthrough and recorder (src/proxy), writing into the
+ * `--on-miss proxy`: the passthrough and recorder record mode uses (src/upstream), writing into the
  * recording being replayed. The exchanges it records are matched by the next replay of the file.
  */
 export async function startMissProxy(options: MissProxyOptions): Promise<MissForwarder> {
