@@ -1,18 +1,15 @@
-import http from 'node:http';
 import { FaultInjector, type FaultsOption } from '../faults';
-import { UsageError } from '../errors/usage-error';
-import { AdminApi } from '../http/admin';
-import { writeKubeconfig } from '../http/kubeconfig';
-import { DEFAULT_LISTEN, closeServer, listen, parseListen, type ListenAddress } from '../http/listen';
-import { silentLogger, type Logger } from '../log/logger';
+import type { AdminApi } from '../http/admin';
+import { DEFAULT_LISTEN } from '../http/listen';
+import { startModeServer, type ServerOptions } from '../http/mode-server';
 import type { WriterBackendKind } from '../recording/writer-backend';
 import type { WriterStats } from '../recording/writer-protocol';
 import { RecordingQueue } from '../recording/writer-queue';
 import { Passthrough } from '../upstream/passthrough';
 import { recordFaults } from './record-faults';
-import { resolveUpstream } from '../upstream/upstream';
+import { resolveUpstream, type Upstream } from '../upstream/upstream';
 
-export interface RecordOptions {
+export interface RecordOptions extends ServerOptions {
   /** The recording file; created when missing, appended to when it exists. */
   db: string;
   /** Upstream URL without credentials (the client's own Authorization is passed through). Excludes kubeconfig/context. */
@@ -22,12 +19,9 @@ export interface RecordOptions {
   /** Context in the kubeconfig; default its current context. */
   context?: string;
   /** `HOST:PORT` (port 0 picks a free one); default 127.0.0.1:8001. */
-  listen?: string | ListenAddress;
-  /** Write a kubeconfig pointing clients at the proxy. */
-  writeKubeconfig?: string;
+  listen?: ServerOptions['listen'];
   /** Keep Secret `data`/`stringData` in the recording (redacted by default). */
   keepSecrets?: boolean;
-  logger?: Logger;
   /** Where decoding and SQLite writes run: a worker thread (default) or the proxy's own thread. */
   writer?: WriterBackendKind;
   /** Fault rules: a rules file (YAML/JSON), rule data, or a FaultInjector; also managed at /_kubetape/faults. */
@@ -36,7 +30,8 @@ export interface RecordOptions {
 
 export interface RecordServer {
   url: string;
-  kubeconfigPath?: string;
+  /** The kubeconfig pointing clients at the proxy: `writeKubeconfig`, or a temporary file removed on close. */
+  kubeconfigPath: string;
   admin: AdminApi;
   /** The fault rules (also at /_kubetape/faults): add, list, remove, journal(). */
   faults: FaultInjector;
@@ -48,69 +43,56 @@ export interface RecordServer {
 
 /** Starts the recording proxy: every request goes to the upstream and into the recording. */
 export async function record(options: RecordOptions): Promise<RecordServer> {
-  const log = (options.logger ?? silentLogger()).child({ component: 'record' });
-  const address = typeof options.listen === 'object' ? options.listen : parseListen(options.listen ?? DEFAULT_LISTEN);
-  const faults = await FaultInjector.create(options.faults, { mode: 'record', log });
-  const upstream = await resolveUpstream(options);
+  let upstream: Upstream;
   let queue: RecordingQueue;
-  try {
-    queue = await RecordingQueue.start({
-      db: options.db,
-      keepSecrets: Boolean(options.keepSecrets),
-      log,
-      backend: options.writer,
-      meta: { tool: 'kubetape', mode: 'record', created_at: new Date().toISOString(), upstream: upstream.description },
-    });
-  } catch (err) {
-    upstream.close();
-    throw err;
-  }
-  const passthrough = new Passthrough(upstream, queue, log, recordFaults(faults));
-  const admin = new AdminApi();
-  faults.mount(admin);
-  const server = http.createServer((req, res) => {
-    if (admin.handle(req, res)) return;
-    passthrough.web(req, res);
-  });
-  server.on('upgrade', (req, socket, head) => passthrough.upgrade(req, socket, head));
-
-  let url: string;
-  try {
-    url = await listen(server, address);
-    if (options.writeKubeconfig) writeClientKubeconfig(options.writeKubeconfig, url);
-  } catch (err) {
-    if (server.listening) await closeServer(server);
-    upstream.close();
-    await queue.close();
-    throw err;
-  }
-  admin.add('GET', 'status', () => ({ mode: 'record', url, db: options.db, upstream: upstream.description, recording: queue.stats }));
-  admin.add('POST', 'flush', () => queue.flush());
-  log.info({ url, upstream: upstream.description, db: options.db }, 'recording');
-
-  let closing: Promise<void> | undefined;
-  return {
-    url,
-    kubeconfigPath: options.writeKubeconfig,
-    admin,
-    faults,
-    flush: () => queue.flush(),
-    close: () =>
-      (closing ??= (async () => {
-        const ended = passthrough.shutdown();
-        await closeServer(server);
-        await ended;
+  const server = await startModeServer({
+    listen: options.listen,
+    writeKubeconfig: options.writeKubeconfig,
+    logger: options.logger,
+    mode: 'record',
+    defaultListen: DEFAULT_LISTEN,
+    faults: (log) => FaultInjector.create(options.faults, { mode: 'record', log }),
+    async setUp({ log, admin, faults }) {
+      upstream = await resolveUpstream(options);
+      try {
+        queue = await RecordingQueue.start({
+          db: options.db,
+          keepSecrets: Boolean(options.keepSecrets),
+          log,
+          backend: options.writer,
+          meta: { tool: 'kubetape', mode: 'record', created_at: new Date().toISOString(), upstream: upstream.description },
+        });
+      } catch (err) {
         upstream.close();
-        const stats = await queue.close();
-        log.info({ ...stats }, 'recording closed');
-      })()),
+        throw err;
+      }
+      const passthrough = new Passthrough(upstream, queue, log, recordFaults(faults));
+      return {
+        request: (req, res) => {
+          if (admin.handle(req, res)) return;
+          passthrough.web(req, res);
+        },
+        upgrade: (req, socket, head) => passthrough.upgrade(req, socket, head),
+        async close(stopListening) {
+          const ended = passthrough.shutdown();
+          await stopListening();
+          await ended;
+          upstream.close();
+          const stats = await queue.close();
+          log.info({ ...stats }, 'recording closed');
+        },
+      };
+    },
+  });
+  server.admin.add('GET', 'status', () => ({ mode: 'record', url: server.url, db: options.db, upstream: upstream.description, recording: queue.stats }));
+  server.admin.add('POST', 'flush', () => queue.flush());
+  server.log.info({ url: server.url, upstream: upstream!.description, db: options.db }, 'recording');
+  return {
+    url: server.url,
+    kubeconfigPath: server.kubeconfigPath,
+    admin: server.admin,
+    faults: server.faults,
+    flush: () => queue.flush(),
+    close: server.close,
   };
-}
-
-function writeClientKubeconfig(path: string, url: string): void {
-  try {
-    writeKubeconfig(path, url);
-  } catch (err) {
-    throw new UsageError(`--write-kubeconfig ${path}: ${(err as Error).message}`);
-  }
 }

@@ -1,20 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FaultsOption } from '../faults';
+import type { ServerOptions } from '../http/mode-server';
 import type { RequestInfo } from '../k8s/request-info';
-import type { Logger } from '../log/logger';
 import type { Clock } from '../store/clock';
 
 /** How the served state moves through the recorded timeline. */
 export const CLOCK_MODES = ['end', 'realtime', 'manual'] as const;
 export type ClockMode = (typeof CLOCK_MODES)[number];
 
-export interface ServeOptions {
+export interface ServeOptions extends ServerOptions {
   /** The recording file. */
   db: string;
   /** `HOST:PORT` (port 0: any free port). Default `127.0.0.1:0` for the library, `127.0.0.1:8001` for the CLI. */
-  listen?: string;
-  /** Write a kubeconfig pointing at the server here (default: a temporary file, removed on close). */
-  writeKubeconfig?: string;
+  listen?: ServerOptions['listen'];
   /** `end` (default): the final recorded state; `realtime`: replay recorded changes at their pace; `manual`: admin only. */
   clock?: ClockMode;
   /** Pace multiplier for `realtime` (2 = twice as fast). */
@@ -33,7 +31,6 @@ export interface ServeOptions {
   watchCacheSize?: number;
   /** Server time for the store (age-based compaction); default the system clock. */
   storeClock?: Clock;
-  logger?: Logger;
   /** Extension points for fault injection. */
   hooks?: ServeHooks;
   /** Fault rules: a rules file (YAML/JSON), rule data, or a FaultInjector; also managed at /_kubetape/faults. */
