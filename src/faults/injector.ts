@@ -18,7 +18,7 @@ import type { ActionType, FaultMode, FaultRuleDefinition } from './definition';
 import { faultRequest, type FaultRequest } from './fault-request';
 import { FaultConfigError, checkKeys, isObject } from './fields';
 import { mountFaultsAdmin } from './admin-routes';
-import { FaultJournal, type FaultJournalEntry } from './journal';
+import { FaultJournal, type FaultJournalEntry } from './fault-journal';
 import { loadFaultsFile } from './load';
 import { emptyPlan, replacesResponse, type FaultPlan } from './plan';
 import { FaultRule, type RuleStatus } from './rule';

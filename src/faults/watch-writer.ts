@@ -12,7 +12,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { resetConnection, sleep, type FaultPlan } from './plan';
-import { WatchStreamGuard, type StreamEnd } from './watch-stream';
+import { WatchStreamGuard, type StreamEnd } from './watch-stream-guard';
 
 export interface WatchWriterOptions {
   /** The stream's Content-Type: the ERROR event is encoded in it. */

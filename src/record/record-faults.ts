@@ -13,7 +13,7 @@ import { decodeWatchFrame, framerFor, pushFrames, type WatchFramer } from '../wi
 import { statusResponse } from '../http/respond';
 import type { ExchangeFaults, PassthroughFaults } from '../upstream/passthrough';
 import { applyPlan, injectedBy, replacesResponse, sleep, type FaultPlan } from '../faults/plan';
-import { WatchStreamGuard, type StreamEnd } from '../faults/watch-stream';
+import { WatchStreamGuard, type StreamEnd } from '../faults/watch-stream-guard';
 import { resetAfterFlush } from '../faults/watch-writer';
 
 /** Record mode's fault adapter for the passthrough: the injector's plan for each request. */

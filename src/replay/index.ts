@@ -16,18 +16,18 @@ import type { Logger } from '../log/logger';
 import { openRecording } from '../recording/open';
 import { ExchangeStore } from './exchange-store';
 import { ExchangeIndex } from './index-exchanges';
-import { Journal, summaryLine, type JournalEntry, type ReplaySummary } from './journal';
+import { Journal, summaryLine, type JournalEntry, type ReplaySummary } from './replay-journal';
 import type { ReplayHooks } from './hooks';
 import type { MissForwarder } from './miss-forwarder';
 import { startMissProxy } from './miss-proxy';
 import { DEFAULT_IGNORED_PARAMS, ON_MISS, type ReplayOptions } from './options';
 import { keyOptions } from './request-key';
-import { ReplayHandler } from './server';
+import { ReplayHandler } from './replay-handler';
 
 export type { ReplayOptions, OnMiss } from './options';
 export { ON_MISS, DEFAULT_IGNORED_PARAMS } from './options';
-export type { JournalEntry, ReplaySummary } from './journal';
-export { summaryLine } from './journal';
+export type { JournalEntry, ReplaySummary } from './replay-journal';
+export { summaryLine } from './replay-journal';
 export type { ReplayHooks, FrameContext, FrameDecision, RequestContext } from './hooks';
 
 export interface ReplayServer {

@@ -8,7 +8,7 @@ import type { FrameContext, FrameDecision, ReplayHooks, RequestContext } from '.
 import { decodeWatchFrame } from '../wire';
 import type { FaultInjector } from '../faults/injector';
 import { applyPlan, sleep, type FaultPlan } from '../faults/plan';
-import { WatchStreamGuard } from '../faults/watch-stream';
+import { WatchStreamGuard } from '../faults/watch-stream-guard';
 import { endWatchResponse } from '../faults/watch-writer';
 
 interface StreamState {

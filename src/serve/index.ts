@@ -22,7 +22,7 @@ import { Discovery } from './discovery';
 import { createDispatcher } from './dispatch';
 import type { AdvanceRequest, AdvanceResult, ServeOptions, ServeStatus } from './options';
 import { ALWAYS_SERVED, ServedResources } from './served-resources';
-import { sendStatusBody } from './write-body';
+import { sendStatusBody } from './response-body';
 
 export { CLOCK_MODES } from './options';
 export type { ClockMode, ServeOptions, ServeStatus, AdvanceRequest, AdvanceResult, ServeHooks, FrameSink } from './options';

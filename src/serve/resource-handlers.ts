@@ -12,10 +12,10 @@ import type { StoredObject } from '../reconstruct';
 import { objectKey } from '../store/revision';
 import { BodyEncoder } from './body-encoder';
 import { negotiate, type NegotiationTarget } from './negotiate';
-import { resolveRead } from './read-state';
-import type { ResourceRequest } from './request-context';
+import { resolveRead } from './resolve-read';
+import type { ResourceRequest } from './resource-request';
 import { selectorFilter } from './selectors';
-import { writeBody } from './write-body';
+import { writeBody } from './response-body';
 
 export async function handleGet(ctx: ResourceRequest): Promise<void> {
   const { req, res, info, resource } = ctx;

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestInfo } from '../k8s/request-info';
 import type { StoredObject } from '../reconstruct';
-import type { ReadContext } from './read-state';
+import type { ReadContext } from './resolve-read';
 import type { ServedResource } from './served-resources';
 
 /** A request for objects of one served resource. */

@@ -11,7 +11,7 @@ import { closestCandidates, missMessage } from './explain-miss';
 import type { ReplayHooks, RequestContext } from './hooks';
 import { IndexCursor, type Match } from './index-cursor';
 import type { ExchangeIndex } from './index-exchanges';
-import type { Journal, JournalEntry } from './journal';
+import type { Journal, JournalEntry } from './replay-journal';
 import type { MissForwarder } from './miss-forwarder';
 import { replayMiss } from './miss-status';
 import { playback } from './playback';
