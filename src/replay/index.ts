@@ -16,7 +16,7 @@ import type { Logger } from '../log/logger';
 import { openRecording } from '../recording/open';
 import { ExchangeStore } from './exchange-store';
 import { ExchangeIndex } from './index-exchanges';
-import { Journal, summaryLine, type JournalEntry, type ReplaySummary } from './replay-journal';
+import { ReplayJournal, summaryLine, type JournalEntry, type ReplaySummary } from './replay-journal';
 import type { ReplayHooks } from './hooks';
 import type { MissForwarder } from './miss-forwarder';
 import { startMissProxy } from './miss-proxy';
@@ -55,7 +55,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayServer> {
     throw new UsageError('--upstream, --kubeconfig and --context are only for --on-miss proxy');
   }
   let summary!: () => ReplaySummary;
-  let journal!: Journal;
+  let journal!: ReplayJournal;
   let final: ReplaySummary | undefined;
   const server = await startModeServer({
     listen: options.listen,
@@ -81,7 +81,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayServer> {
         db.close();
         throw err;
       }
-      journal = new Journal(options.journalLimit);
+      journal = new ReplayJournal(options.journalLimit);
       const faultHooks = replayFaultHooks(faults, options.hooks);
       // Planning costs a URL parse per request: skip it while there are no rules (nor hooks of the caller's).
       const hooks: ReplayHooks = options.hooks
