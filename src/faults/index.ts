@@ -12,7 +12,7 @@ export { FaultInjector, type FaultsOption, type FaultInjectorOptions, type PlanO
 export { applyPlan, injectedBy, replacesResponse, resetConnection, type FaultPlan, type StaleRead, type StreamFault } from './plan';
 export { WatchStreamGuard, type FrameDecision, type StreamEnd, type StreamEndKind } from './watch-stream-guard';
 export { WatchWriter, watchWriter, endWatchResponse, type WatchWriterOptions } from './watch-writer';
-export { watchErrorFrame, goneStatus } from './watch-error-frame';
+export { goneStatus } from './gone-status';
 export { FaultConfigError } from './fields';
 export type { FaultJournalEntry } from './fault-journal';
 export type { RuleStatus } from './rule';

@@ -5,7 +5,7 @@ import { watchTooOld } from '../k8s/status';
 import { decodeWatchFrame, framerFor, PROTOBUF_WATCH_TYPE } from '../wire';
 import { FaultInjector } from './injector';
 import { applyPlan } from './plan';
-import { watchErrorFrame } from './watch-error-frame';
+import { watchErrorFrame } from '../wire/watch-error-frame';
 import { watchWriter } from './watch-writer';
 
 const JSON_TYPE = 'application/json';

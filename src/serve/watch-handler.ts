@@ -8,16 +8,14 @@
 import { checkSupportedFields } from '../k8s/field-selector';
 import { parseListOptions } from '../k8s/list-options';
 import { planWatch } from '../k8s/read-plan';
-import { watchTooOld, type Status } from '../k8s/status';
+import { watchTooOld } from '../k8s/status';
 import type { StoredObject } from '../reconstruct';
 import type { Revision } from '../store/revision';
 import type { Watcher } from '../store/watcher';
-import { encodeEnvelope, encodeWatchEvent, lengthPrefix } from '../wire/protobuf';
-import { encodeStatus } from '../wire/protobuf-status';
-import { BodyEncoder } from './body-encoder';
+import { watchErrorFrame } from '../wire/watch-error-frame';
 import { resolveRead } from './resolve-read';
 import type { ResourceRequest } from './resource-request';
-import { representation } from './resource-handlers';
+import { representation, withoutProtobuf } from './resource-handlers';
 import { selectorFilter } from './selectors';
 import { WatchStream, writeWatchHead } from './watch-stream';
 
@@ -40,7 +38,7 @@ export async function handleWatch(ctx: ResourceRequest): Promise<void> {
     if (store.isTooOld(start)) {
       writeWatchHead(res, encoder.rep.contentType);
       const sink = ctx.watchSink(encoder.rep.contentType);
-      sink.write(errorFrame(encoder, watchTooOld(String(start), String(store.floor))));
+      sink.write(watchErrorFrame(encoder.rep.contentType, watchTooOld(String(start), String(store.floor))));
       sink.end();
       return;
     }
@@ -50,7 +48,7 @@ export async function handleWatch(ctx: ResourceRequest): Promise<void> {
   }
   if (encoder.rep.format === 'protobuf' && !encoder.supports(initial.map((r) => r.value))) {
     // JSON-recorded objects: a protobuf watch falls back to JSON when the client accepts it.
-    encoder = representation({ ...ctx, resource: { ...resource, info: { ...resource.info, protobuf: false } } }, 'watch');
+    encoder = withoutProtobuf(ctx, 'watch');
   }
 
   writeWatchHead(res, encoder.rep.contentType);
@@ -89,12 +87,4 @@ export async function handleWatch(ctx: ResourceRequest): Promise<void> {
   watcher = store.watch({ prefix, filter, after: start, deliver: send });
   for (const change of store.changesSince(Math.max(start, store.floor))) watcher.offer(change);
   if (stream.ended) store.unwatch(watcher);
-}
-
-/** A watch ERROR event carrying a Status, in the stream's encoding. */
-export function errorFrame(encoder: BodyEncoder, status: Status): Buffer {
-  if (encoder.rep.format === 'protobuf') {
-    return lengthPrefix(encodeWatchEvent('ERROR', encodeEnvelope({ apiVersion: 'v1', kind: 'Status' }, encodeStatus(status))));
-  }
-  return Buffer.from(`{"type":"ERROR","object":${JSON.stringify(status)}}\n`);
 }
