@@ -7,7 +7,7 @@
  *   …
  *   const plan = faults.plan(req, { info });
  *   if (await applyPlan(res, plan)) return;          // delay, injected Status or reset
- *   const out = watchWriter(res, plan, { contentType }); // per watch frame: out.write(frame, rv)
+ *   const guard = new WatchStreamGuard(plan, contentType); // per watch frame: beforeFrame, afterFrame
  */
 import type { IncomingMessage } from 'node:http';
 import { UsageError } from '../errors/usage-error';

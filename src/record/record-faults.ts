@@ -14,7 +14,7 @@ import { statusResponse } from '../http/respond';
 import type { ExchangeFaults, PassthroughFaults } from '../upstream/passthrough';
 import { applyPlan, injectedBy, replacesResponse, sleep, type FaultPlan } from '../faults/plan';
 import { WatchStreamGuard, type StreamEnd } from '../faults/watch-stream-guard';
-import { resetAfterFlush } from '../faults/watch-writer';
+import { resetAfterFlush } from '../faults/end-watch-response';
 
 /** Record mode's fault adapter for the passthrough: the injector's plan for each request. */
 export function recordFaults(faults: FaultInjector): PassthroughFaults {

@@ -9,7 +9,7 @@ import { decodeWatchFrame } from '../wire';
 import type { FaultInjector } from '../faults/injector';
 import { applyPlan, sleep, type FaultPlan } from '../faults/plan';
 import { WatchStreamGuard } from '../faults/watch-stream-guard';
-import { endWatchResponse } from '../faults/watch-writer';
+import { endWatchResponse } from '../faults/end-watch-response';
 
 interface StreamState {
   guard: WatchStreamGuard;

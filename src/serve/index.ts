@@ -25,7 +25,7 @@ import { ALWAYS_SERVED, ServedResources } from './served-resources';
 import { sendStatusBody } from './response-body';
 
 export { CLOCK_MODES } from './options';
-export type { ClockMode, ServeOptions, ServeStatus, AdvanceRequest, AdvanceResult, ServeHooks, FrameSink } from './options';
+export type { ClockMode, ServeOptions, ServeStatus, AdvanceRequest, AdvanceResult, ServeHooks, WatchFrameGuard, WatchStreamEnd } from './options';
 
 export interface ServeServer {
   /** `http://127.0.0.1:PORT` */

@@ -37,13 +37,25 @@ export interface ServeOptions extends ServerOptions {
   faults?: FaultsOption;
 }
 
-/** A watch frame writer: the one place watch frames go out (faults wrap it). */
-export interface FrameSink {
-  /** Writes one frame; false once the stream has ended. `rv`: the event's resourceVersion. */
-  write(frame: Buffer, rv?: string): boolean;
-  /** Ends the stream cleanly (zero-length chunk). */
-  end(): void;
-  readonly ended: boolean;
+/** How a stream fault ends a watch: `gone` writes `frame` (an ERROR event) then ends; `close` ends; `reset` resets. */
+export interface WatchStreamEnd {
+  how: 'gone' | 'close' | 'reset';
+  rule: string;
+  frame?: Buffer;
+}
+
+/**
+ * What stream faults do to one watch's frames (src/faults' WatchStreamGuard): the watch asks
+ * before each frame how long to hold it, and after it whether the stream ends there.
+ */
+export interface WatchFrameGuard {
+  /** Arms the timers (`onTimer` ends the stream when one fires); returns an end due at once. */
+  start(onTimer: (end: WatchStreamEnd) => void): WatchStreamEnd | undefined;
+  beforeFrame(): 'continue' | { delayMs: number };
+  /** `rv`: the frame's resourceVersion, when known. */
+  afterFrame(rv?: string): WatchStreamEnd | undefined;
+  /** The stream ended for any reason. */
+  stop(): void;
 }
 
 export interface ServeRequestContext {
@@ -56,8 +68,8 @@ export interface ServeRequestContext {
 export interface ServeHooks {
   /** Called first for every API request (not admin or health); true when the hook answered it. */
   onRequest?(ctx: ServeRequestContext): boolean | Promise<boolean>;
-  /** The writer a watch response's frames go through; undefined (or no hook): straight to the response. */
-  watchSink?(ctx: ServeRequestContext, contentType: string): FrameSink | undefined;
+  /** The stream faults acting on a watch response's frames; undefined (or no hook): none. */
+  watchGuard?(ctx: ServeRequestContext, contentType: string): WatchFrameGuard | undefined;
   /** Stale reads: the revision an "any" read (RV "0") of this request is served at instead of the head. */
   anyRevision?(ctx: ServeRequestContext, head: number): number;
 }

@@ -36,10 +36,11 @@ export async function handleWatch(ctx: ResourceRequest): Promise<void> {
   if (plan.initial === 'none' && plan.from > 0) {
     start = plan.from;
     if (store.isTooOld(start)) {
-      writeWatchHead(res, encoder.rep.contentType);
-      const sink = ctx.watchSink(encoder.rep.contentType);
-      sink.write(watchErrorFrame(encoder.rep.contentType, watchTooOld(String(start), String(store.floor))));
-      sink.end();
+      const contentType = encoder.rep.contentType;
+      writeWatchHead(res, contentType);
+      const gone = new WatchStream(res, { contentType, timeoutMs: ctx.watchTimeoutMs, guard: ctx.watchGuard(contentType), onClose: () => {} });
+      gone.write(watchErrorFrame(contentType, watchTooOld(String(start), String(store.floor))));
+      gone.end();
       return;
     }
   } else {
@@ -52,7 +53,6 @@ export async function handleWatch(ctx: ResourceRequest): Promise<void> {
   }
 
   writeWatchHead(res, encoder.rep.contentType);
-  const sink = ctx.watchSink(encoder.rep.contentType);
   let first = true;
   /** Subscribed once the initial state is out; the stream may close before that (a fault, a client gone). */
   let watcher: Watcher<StoredObject> | undefined;
@@ -70,8 +70,9 @@ export async function handleWatch(ctx: ResourceRequest): Promise<void> {
     const encode = () => encoder.event(type, object.value, isFirst);
     stream.write(cached ? change.frame(encoder.eventKey(type, isFirst), encode) : encode(), String(change.rev));
   };
-  const stream: WatchStream = new WatchStream(res, sink, {
+  const stream: WatchStream = new WatchStream(res, {
     contentType: encoder.rep.contentType,
+    guard: ctx.watchGuard(encoder.rep.contentType),
     // timeoutSeconds=0 is no timeout: the server's own (the apiserver treats 0 as unset).
     timeoutMs: options.timeoutSeconds ? options.timeoutSeconds * 1000 : ctx.watchTimeoutMs,
     bookmarkIntervalMs: options.allowWatchBookmarks ? ctx.bookmarkIntervalMs : undefined,
