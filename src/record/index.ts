@@ -43,8 +43,8 @@ export interface RecordServer {
 
 /** Starts the recording proxy: every request goes to the upstream and into the recording. */
 export async function record(options: RecordOptions): Promise<RecordServer> {
-  let upstream: Upstream;
-  let queue: RecordingQueue;
+  let upstream!: Upstream;
+  let queue!: RecordingQueue;
   const server = await startModeServer({
     listen: options.listen,
     writeKubeconfig: options.writeKubeconfig,
@@ -86,7 +86,7 @@ export async function record(options: RecordOptions): Promise<RecordServer> {
   });
   server.admin.add('GET', 'status', () => ({ mode: 'record', url: server.url, db: options.db, upstream: upstream.description, recording: queue.stats }));
   server.admin.add('POST', 'flush', () => queue.flush());
-  server.log.info({ url: server.url, upstream: upstream!.description, db: options.db }, 'recording');
+  server.log.info({ url: server.url, upstream: upstream.description, db: options.db }, 'recording');
   return {
     url: server.url,
     kubeconfigPath: server.kubeconfigPath,
