@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 /** `kubetape record` for the benchmark, through the library API of the built package: `node record-kubetape.js UPSTREAM DB [worker|inline]`. */
-const { record } = require('../dist/proxy');
+const { record } = require('../dist/record');
 const runServer = require('./child-server');
 
 runServer(async () => {

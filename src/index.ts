@@ -6,8 +6,8 @@
  *   // point a client at api.url or api.kubeconfigPath … then
  *   await api.close();
  */
-export { record } from './proxy';
-export type { RecordOptions, RecordServer } from './proxy';
+export { record } from './record';
+export type { RecordOptions, RecordServer } from './record';
 export { replay } from './replay';
 export type { ReplayOptions, ReplayServer } from './replay';
 export { serve } from './serve';

@@ -1,9 +1,5 @@
+import { UsageError } from '../errors/usage-error';
 import { RecordingFormatError } from '../recording/open';
-
-/** Bad input the user must fix (flags, kubeconfig, context, rules file): one line on stderr, exit code 2. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
 
 export const EXIT_USAGE = 2;
 

@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { DEFAULT_LISTEN } from '../http/listen';
 import { createLogger } from '../log/logger';
-import { record } from '../proxy';
+import { record } from '../record';
 import { runUntilSignal } from './run-server';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

@@ -54,7 +54,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       ignoreParams: args['ignore-param'],
       matchHeaders: args['match-header'],
       faults: args.faults,
-      log: createLogger({ level: args['log-level'] }),
+      logger: createLogger({ level: args['log-level'] }),
     });
     const closing = runUntilSignal({ url: server.url, close: async () => void (await server.close()) }, 'kubetape replay listening on');
     await closing;

@@ -3,7 +3,7 @@ import { DEFAULT_LISTEN } from '../http/listen';
 import { createLogger } from '../log/logger';
 import { CLOCK_MODES, serve, type ClockMode } from '../serve';
 import { parseDuration } from '../serve/duration';
-import { UsageError } from './errors';
+import { UsageError } from '../errors/usage-error';
 import { LOG_LEVELS } from './record';
 import { runUntilSignal } from './run-server';
 
@@ -38,7 +38,6 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('log-level', { choices: LOG_LEVELS, default: 'info' as const, describe: 'log level (JSON lines on stderr)' })
       .option('faults', { type: 'string', describe: 'fault rules file (YAML or JSON); also managed at /_kubetape/faults' }),
   handler: async (args) => {
-    if (!(args.speed > 0)) throw new UsageError(`--speed must be a positive number, got ${args.speed}`);
     const keep = args['keep-revisions'];
     if (keep !== undefined && (!Number.isInteger(keep) || keep < 0)) throw new UsageError(`--keep-revisions must be a non-negative integer, got ${keep}`);
     const server = await serve({

@@ -10,9 +10,18 @@ import type { IncomingMessage } from 'node:http';
 import type { AdminApi } from '../http/admin';
 import { badRequest, failure, StatusError } from '../k8s/status';
 import { FaultConfigError } from './fields';
-import type { FaultInjector } from './injector';
 
-export function mountFaultsAdmin(admin: AdminApi, faults: FaultInjector): void {
+/** The rule set the routes administer (the FaultInjector). */
+export interface AdministeredFaults {
+  readonly mode: string;
+  list(): unknown[];
+  add(raw: unknown): unknown[];
+  remove(name: string): boolean;
+  clear(): number;
+  journal(): unknown[];
+}
+
+export function mountFaultsAdmin(admin: AdminApi, faults: AdministeredFaults): void {
   admin
     .add('GET', 'faults', () => ({ mode: faults.mode, faults: faults.list() }))
     .add('POST', 'faults', (body) => {

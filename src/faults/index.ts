@@ -1,23 +1,20 @@
 /**
- * Fault injection for every mode. A mode builds an injector from its `faults` option, mounts
- * the admin routes, plans each request, and lets the plan act on the response:
+ * The fault rule engine. A mode builds an injector from its `faults` option, mounts the admin
+ * routes, plans each request, and its fault adapter lets the plan act on the response:
  *
  *   const faults = await FaultInjector.create(options.faults, { mode: 'serve', log });
  *   faults.mount(admin);
  *   const plan = faults.plan(req, { info });
  *   if (await applyPlan(res, plan)) return;
- *   const out = watchWriter(res, plan, { contentType });   // watches: out.write(frame, rv)
+ *   const guard = new WatchStreamGuard(plan, contentType);   // watches: before/after each frame
  */
 export { FaultInjector, type FaultsOption, type FaultInjectorOptions, type PlanOptions } from './injector';
 export { applyPlan, injectedBy, replacesResponse, resetConnection, type FaultPlan, type StaleRead, type StreamFault } from './plan';
-export { WatchStreamGuard, type FrameDecision, type StreamEnd, type StreamEndKind } from './watch-stream';
-export { WatchWriter, watchWriter, endWatchResponse, type WatchWriterOptions } from './watch-writer';
-export { replayFaultHooks } from './replay-hooks';
-export { faultedBody, takeOverForFaults, type RecordTap } from './record-faults';
-export { serveFaultHooks, type ServeFaultDeps } from './serve-hooks';
-export { watchErrorFrame, goneStatus } from './watch-error-frame';
+export { WatchStreamGuard, type FrameDecision, type StreamEnd, type StreamEndKind } from './watch-stream-guard';
+export { endWatchResponse, resetAfterFlush } from './end-watch-response';
+export { goneStatus } from './gone-status';
 export { FaultConfigError } from './fields';
-export type { FaultJournalEntry } from './journal';
+export type { FaultJournalEntry } from './fault-journal';
 export type { RuleStatus } from './rule';
 export {
   ACTION_TYPES,

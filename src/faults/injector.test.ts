@@ -3,7 +3,7 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { UsageError } from '../cli/errors';
+import { UsageError } from '../errors/usage-error';
 import { AdminApi } from '../http/admin';
 import { FaultInjector } from './injector';
 

@@ -7,10 +7,10 @@
  *   …
  *   const plan = faults.plan(req, { info });
  *   if (await applyPlan(res, plan)) return;          // delay, injected Status or reset
- *   const out = watchWriter(res, plan, { contentType }); // per watch frame: out.write(frame, rv)
+ *   const guard = new WatchStreamGuard(plan, contentType); // per watch frame: beforeFrame, afterFrame
  */
 import type { IncomingMessage } from 'node:http';
-import { UsageError } from '../cli/errors';
+import { UsageError } from '../errors/usage-error';
 import type { AdminApi } from '../http/admin';
 import type { RequestInfo } from '../k8s/request-info';
 import { silentLogger, type Logger } from '../log/logger';
@@ -18,7 +18,7 @@ import type { ActionType, FaultMode, FaultRuleDefinition } from './definition';
 import { faultRequest, type FaultRequest } from './fault-request';
 import { FaultConfigError, checkKeys, isObject } from './fields';
 import { mountFaultsAdmin } from './admin-routes';
-import { FaultJournal, type FaultJournalEntry } from './journal';
+import { FaultJournal, type FaultJournalEntry } from './fault-journal';
 import { loadFaultsFile } from './load';
 import { emptyPlan, replacesResponse, type FaultPlan } from './plan';
 import { FaultRule, type RuleStatus } from './rule';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
-import { UsageError } from '../cli/errors';
+import { UsageError } from '../errors/usage-error';
 
 /**
  * Reads a rules file (YAML or JSON: JSON is YAML). Whether the rules are valid is checked by

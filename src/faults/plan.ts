@@ -5,7 +5,7 @@ import type { StatusError } from '../k8s/status';
 import type { ActionType } from './definition';
 import type { FaultRequest } from './fault-request';
 
-/** A fault that acts on a watch stream, frame by frame or on a timer (watch-stream.ts applies them). */
+/** A fault that acts on a watch stream, frame by frame or on a timer (watch-stream-guard.ts applies them). */
 export type StreamFault =
   | { rule: string; type: 'watch-gone'; afterEvents?: number; afterMs?: number; message?: string }
   | { rule: string; type: 'watch-close' | 'reset'; afterEvents?: number; afterMs?: number }
@@ -37,7 +37,7 @@ export interface FaultPlan {
   respond?: StatusError;
   /** Reset the TCP connection instead of answering. */
   reset?: boolean;
-  /** Faults for the watch stream this request opens (watch-stream.ts). */
+  /** Faults for the watch stream this request opens (watch-stream-guard.ts). */
   readonly stream: StreamFault[];
   staleRead?: StaleRead;
   /** Serve mode: move the compaction floor to head before answering. */

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { UsageError } from '../cli/errors';
+import { UsageError } from '../errors/usage-error';
 
 export interface ListenAddress {
   host: string;

@@ -1,33 +1,12 @@
 /**
- * metav1.Status and the typed error that carries it. Messages match a real kube-apiserver's
- * (reference/apiserver-facts.md), because clients log and sometimes parse them.
+ * The typed error that carries a metav1.Status (src/wire/status-types.ts), and its named
+ * factories. Messages match a real kube-apiserver's (reference/apiserver-facts.md), because
+ * clients log and sometimes parse them.
  */
 
-export interface StatusCause {
-  reason?: string;
-  message?: string;
-  field?: string;
-}
+import type { Status, StatusCause, StatusDetails } from '../wire/status-types';
 
-export interface StatusDetails {
-  name?: string;
-  group?: string;
-  kind?: string;
-  uid?: string;
-  causes?: StatusCause[];
-  retryAfterSeconds?: number;
-}
-
-export interface Status {
-  kind: 'Status';
-  apiVersion: 'v1';
-  metadata: { continue?: string; resourceVersion?: string };
-  status: 'Failure' | 'Success';
-  message?: string;
-  reason?: string;
-  details?: StatusDetails;
-  code: number;
-}
+export type { Status, StatusCause, StatusDetails } from '../wire/status-types';
 
 /** An API error: an HTTP status code and the Status body a real apiserver would send. */
 export class StatusError extends Error {

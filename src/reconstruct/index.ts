@@ -16,6 +16,7 @@ import { RawLoader } from './raw-loader';
 import { readScopes } from './recording-scopes';
 import type { SeenResource } from './seen-resource';
 import { Timeline } from './timeline';
+import type { Reconstruction } from './reconstruction';
 
 export { StoredObject } from './stored-object';
 export type { TypeInfo } from './stored-object';
@@ -25,21 +26,8 @@ export { resourceId, groupVersion } from './seen-resource';
 export { Timeline } from './timeline';
 export { RawLoader } from './raw-loader';
 export { TimelineCursor } from './timeline-cursor';
+export type { Reconstruction } from './reconstruction';
 export { TypePrefix, setJsonResourceVersion } from './json-meta';
-
-export interface Reconstruction {
-  /** Reads recorded bytes on demand: the recording must stay open while the store is served. */
-  loader: RawLoader;
-  /** Every resource the recording mentions, by id (`group/version/resource`). */
-  resources: Map<string, SeenResource>;
-  timeline: Timeline;
-  /** The first revision at which every resource has a complete state: where a moving clock starts. */
-  startRevision: number;
-  /** The last revision the recording reached: the state `--clock end` serves. */
-  endRevision: number;
-  /** Each key's last revision (its `prev` chain is its history), by resource id. */
-  lastRevisions: Map<string, RecordedRevision[]>;
-}
 
 export function reconstruct(db: Db): Reconstruction {
   const scopes = readScopes(db);

@@ -1,5 +1,5 @@
 import type { Store } from '../store/store';
-import type { Reconstruction } from './index';
+import type { Reconstruction } from './reconstruction';
 import type { RecordedRevision } from './recorded-revision';
 import type { StoredObject } from './stored-object';
 

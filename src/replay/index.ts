@@ -6,35 +6,34 @@
  *   console.log(api.journal());
  *   await api.close();
  */
-import http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { UsageError } from '../cli/errors';
-import { FaultInjector, replayFaultHooks } from '../faults';
-import { AdminApi } from '../http/admin';
-import { writeKubeconfig } from '../http/kubeconfig';
-import { closeServer, listen, parseListen } from '../http/listen';
-import { silentLogger, type Logger } from '../log/logger';
+import { UsageError } from '../errors/usage-error';
+import { FaultInjector } from '../faults';
+import { replayFaultHooks } from './replay-fault-hooks';
+import type { AdminApi } from '../http/admin';
+import { startModeServer } from '../http/mode-server';
+import type { Logger } from '../log/logger';
 import { openRecording } from '../recording/open';
 import { ExchangeStore } from './exchange-store';
 import { ExchangeIndex } from './index-exchanges';
-import { Journal, summaryLine, type JournalEntry, type ReplaySummary } from './journal';
+import { ReplayJournal, summaryLine, type JournalEntry, type ReplaySummary } from './replay-journal';
 import type { ReplayHooks } from './hooks';
 import type { MissForwarder } from './miss-forwarder';
 import { startMissProxy } from './miss-proxy';
 import { DEFAULT_IGNORED_PARAMS, ON_MISS, type ReplayOptions } from './options';
 import { keyOptions } from './request-key';
-import { ReplayHandler } from './server';
+import { ReplayHandler } from './replay-handler';
 
 export type { ReplayOptions, OnMiss } from './options';
 export { ON_MISS, DEFAULT_IGNORED_PARAMS } from './options';
-export type { JournalEntry, ReplaySummary } from './journal';
-export { summaryLine } from './journal';
+export type { JournalEntry, ReplaySummary } from './replay-journal';
+export { summaryLine } from './replay-journal';
 export type { ReplayHooks, FrameContext, FrameDecision, RequestContext } from './hooks';
 
 export interface ReplayServer {
   url: string;
-  /** Set when `writeKubeconfig` was given. */
-  kubeconfigPath?: string;
+  /** The kubeconfig pointing clients at the server: `writeKubeconfig`, or a temporary file removed on close. */
+  kubeconfigPath: string;
   /** The `/_kubetape/` admin API (`GET journal`, `GET summary`); other modules may add routes. */
   admin: AdminApi;
   /** The fault rules (also at /_kubetape/faults): add, list, remove, journal(). */
@@ -48,7 +47,6 @@ export interface ReplayServer {
 }
 
 export async function replay(options: ReplayOptions): Promise<ReplayServer> {
-  const log = (options.log ?? silentLogger()).child({ component: 'replay' });
   const speed = options.speed ?? 1;
   if (!Number.isFinite(speed) || speed < 0) throw new UsageError(`--speed must be a number ≥ 0, got ${options.speed}`);
   const onMiss = options.onMiss ?? 'error';
@@ -56,78 +54,70 @@ export async function replay(options: ReplayOptions): Promise<ReplayServer> {
   if (onMiss !== 'proxy' && (options.upstream || options.kubeconfig || options.context)) {
     throw new UsageError('--upstream, --kubeconfig and --context are only for --on-miss proxy');
   }
-  const listenAt = parseListen(options.listen ?? '127.0.0.1:0');
-  const faults = await FaultInjector.create(options.faults, { mode: 'replay', log });
+  let summary!: () => ReplaySummary;
+  let journal!: ReplayJournal;
+  let final: ReplaySummary | undefined;
+  const server = await startModeServer({
+    listen: options.listen,
+    writeKubeconfig: options.writeKubeconfig,
+    logger: options.logger,
+    mode: 'replay',
+    defaultListen: '127.0.0.1:0',
+    faults: (log) => FaultInjector.create(options.faults, { mode: 'replay', log }),
+    async setUp({ log, admin, faults }) {
+      const db = openRecording(options.db, { readonly: onMiss !== 'proxy' });
+      // Responses are read by id in request order, all over the file: map it rather than read() each page.
+      db.pragma('mmap_size = 1073741824');
+      db.pragma('cache_size = -32768');
+      const keys = keyOptions(options.ignoreParams ?? DEFAULT_IGNORED_PARAMS, options.matchHeaders ?? []);
+      const started = Date.now();
+      const index = ExchangeIndex.load(db, keys);
+      log.info({ db: options.db, exchanges: index.size, keys: index.byKey.size, ms: Date.now() - started }, 'recording indexed');
 
-  const db = openRecording(options.db, { readonly: onMiss !== 'proxy' });
-  // Responses are read by id in request order, all over the file: map it rather than read() each page.
-  db.pragma('mmap_size = 1073741824');
-  db.pragma('cache_size = -32768');
-  const keys = keyOptions(options.ignoreParams ?? DEFAULT_IGNORED_PARAMS, options.matchHeaders ?? []);
-  const started = Date.now();
-  const index = ExchangeIndex.load(db, keys);
-  log.info({ db: options.db, exchanges: index.size, keys: index.byKey.size, ms: Date.now() - started }, 'recording indexed');
-
-  let forwarder: MissForwarder | undefined;
-  try {
-    forwarder = onMiss === 'proxy' ? await missForwarder(options, log) : undefined;
-  } catch (err) {
-    db.close();
-    throw err;
-  }
-  const journal = new Journal(options.journalLimit);
-  const admin = new AdminApi();
-  faults.mount(admin);
-  const faultHooks = replayFaultHooks(faults, options.hooks);
-  // Planning costs a URL parse per request: skip it while there are no rules (nor hooks of the caller's).
-  const hooks: ReplayHooks = options.hooks
-    ? faultHooks
-    : { onRequest: (ctx) => (faults.size === 0 ? false : faultHooks.onRequest!(ctx)), onFrame: faultHooks.onFrame };
-  const handler = new ReplayHandler({ index, store: new ExchangeStore(db), keyOptions: keys, speed, journal, admin, log, hooks, forwarder });
-  const summary = () => journal.summary(index.size, handler.cursor.used.size);
-  admin.add('GET', 'journal', () => ({ summary: summary(), entries: journal.list() }));
-  admin.add('GET', 'summary', () => summary());
-
-  const server = http.createServer((req, res) => handler.handle(req, res));
-  server.on('upgrade', (req, socket) => {
-    const message = `kubetape replay cannot replay upgraded connections (exec, attach, port-forward): ${req.method} ${req.url}`;
-    journal.add({ method: req.method ?? 'GET', url: req.url ?? '/', outcome: 'missed', status: 400, message });
-    refuseUpgrade(socket, message);
-  });
-  let url: string;
-  try {
-    url = await listen(server, listenAt);
-  } catch (err) {
-    db.close();
-    await forwarder?.close();
-    throw err;
-  }
-  let kubeconfigPath: string | undefined;
-  if (options.writeKubeconfig) {
-    writeKubeconfig(options.writeKubeconfig, url);
-    kubeconfigPath = options.writeKubeconfig;
-  }
-  log.info({ url, speed, onMiss }, 'replay listening');
-
-  let closing: Promise<ReplaySummary> | undefined;
-  return {
-    url,
-    kubeconfigPath,
-    admin,
-    faults,
-    journal: () => journal.list(),
-    summary,
-    close() {
-      closing ??= (async () => {
-        await closeServer(server);
-        await forwarder?.close();
+      let forwarder: MissForwarder | undefined;
+      try {
+        forwarder = onMiss === 'proxy' ? await missForwarder(options, log) : undefined;
+      } catch (err) {
         db.close();
-        const final = summary();
-        log.info(final, summaryLine(final));
-        return final;
-      })();
-      return closing;
+        throw err;
+      }
+      journal = new ReplayJournal(options.journalLimit);
+      const faultHooks = replayFaultHooks(faults, options.hooks);
+      // Planning costs a URL parse per request: skip it while there are no rules (nor hooks of the caller's).
+      const hooks: ReplayHooks = options.hooks
+        ? faultHooks
+        : { onRequest: (ctx) => (faults.size === 0 ? false : faultHooks.onRequest!(ctx)), onFrame: faultHooks.onFrame };
+      const handler = new ReplayHandler({ index, store: new ExchangeStore(db), keyOptions: keys, speed, journal, admin, log, hooks, forwarder });
+      summary = () => journal.summary(index.size, handler.cursor.used.size);
+      admin.add('GET', 'journal', () => ({ summary: summary(), entries: journal.list() }));
+      admin.add('GET', 'summary', () => summary());
+      return {
+        request: (req, res) => handler.handle(req, res),
+        upgrade: (req, socket) => {
+          const message = `kubetape replay cannot replay upgraded connections (exec, attach, port-forward): ${req.method} ${req.url}`;
+          journal.add({ method: req.method ?? 'GET', url: req.url ?? '/', outcome: 'missed', status: 400, message });
+          refuseUpgrade(socket, message);
+        },
+        async close(stopListening) {
+          await stopListening();
+          await forwarder?.close();
+          db.close();
+          final = summary();
+          log.info(final, summaryLine(final));
+        },
+      };
     },
+  });
+  server.log.info({ url: server.url, speed, onMiss }, 'replay listening');
+
+  return {
+    url: server.url,
+    kubeconfigPath: server.kubeconfigPath,
+    admin: server.admin,
+    faults: server.faults,
+    journal: () => journal.list(),
+    summary: () => summary(),
+    close: () => server.close().then(() => final!),
   };
 }
 

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { Logger } from '../log/logger';
-import { Passthrough } from '../proxy/passthrough';
-import { resolveUpstream } from '../proxy/upstream';
+import { Passthrough } from '../upstream/passthrough';
+import { resolveUpstream } from '../upstream/upstream';
 import { RecordingQueue } from '../recording/writer-queue';
 import type { MissForwarder } from './miss-forwarder';
 
@@ -15,7 +15,7 @@ export interface MissProxyOptions {
 }
 
 /**
- * `--on-miss proxy`: the record mode's own passthrough and recorder (src/proxy), writing into the
+ * `--on-miss proxy`: the passthrough and recorder record mode uses (src/upstream), writing into the
  * recording being replayed. The exchanges it records are matched by the next replay of the file.
  */
 export async function startMissProxy(options: MissProxyOptions): Promise<MissForwarder> {

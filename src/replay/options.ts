@@ -1,5 +1,5 @@
-import type { Logger } from '../log/logger';
 import type { FaultsOption } from '../faults';
+import type { ServerOptions } from '../http/mode-server';
 import type { ReplayHooks } from './hooks';
 
 /** What replay does with a request no recorded exchange matches. */
@@ -14,13 +14,11 @@ export type OnMiss = (typeof ON_MISS)[number];
  */
 export const DEFAULT_IGNORED_PARAMS: readonly string[] = ['timeoutSeconds', 'resourceVersion'];
 
-export interface ReplayOptions {
+export interface ReplayOptions extends ServerOptions {
   /** The recording to answer from. */
   db: string;
   /** `HOST:PORT`; default `127.0.0.1:0` for the library (any free port). */
-  listen?: string;
-  /** Write a kubeconfig pointing at the replay server to this path. */
-  writeKubeconfig?: string;
+  listen?: ServerOptions['listen'];
   /**
    * Multiplies the recorded frame offsets of streamed responses: 1 (default) plays a watch at the
    * recorded pace, 0.5 twice as fast, 2 twice as slow, 0 as fast as the client reads.
@@ -42,5 +40,4 @@ export interface ReplayOptions {
   faults?: FaultsOption;
   /** How many journal entries are kept (the most recent); default 100,000. */
   journalLimit?: number;
-  log?: Logger;
 }

@@ -13,13 +13,12 @@ import type { StoredObject } from '../reconstruct';
 import type { Store } from '../store/store';
 import type { Discovery } from './discovery';
 import type { ServeHooks } from './options';
-import type { ReadContext } from './read-state';
-import type { ResourceRequest } from './request-context';
+import type { ReadContext } from './resolve-read';
+import type { ResourceRequest } from './resource-request';
 import { handleGet, handleList } from './resource-handlers';
 import type { ServedResources } from './served-resources';
 import { handleWatch } from './watch-handler';
-import { responseSink } from './watch-stream';
-import { sendStatusBody } from './write-body';
+import { sendStatusBody } from './response-body';
 
 export interface DispatchDeps {
   store: Store<StoredObject>;
@@ -71,7 +70,7 @@ async function dispatch(deps: DispatchDeps, req: IncomingMessage, res: ServerRes
       continueStart,
       anyRevision: deps.hooks.anyRevision ? (head) => deps.hooks.anyRevision!({ req, res, info }, head) : undefined,
     }),
-    watchSink: (contentType) => deps.hooks.watchSink?.({ req, res, info }, contentType) ?? responseSink(res),
+    watchGuard: (contentType) => deps.hooks.watchGuard?.({ req, res, info }, contentType),
   };
   switch (info.verb) {
     case 'get':

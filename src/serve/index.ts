@@ -7,17 +7,12 @@
  *   api.advance({ events: 10 }); api.compact();
  *   await api.close();
  */
-import { createServer } from 'node:http';
-import { rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { FaultInjector, serveFaultHooks } from '../faults';
-import { AdminApi } from '../http/admin';
-import { writeKubeconfig } from '../http/kubeconfig';
-import { closeServer, listen, parseListen } from '../http/listen';
-import { silentLogger } from '../log/logger';
+import { FaultInjector } from '../faults';
+import { serveFaultHooks } from './serve-fault-hooks';
+import type { AdminApi } from '../http/admin';
+import { startModeServer } from '../http/mode-server';
 import { openRecording } from '../recording/open';
-import { UsageError } from '../cli/errors';
+import { UsageError } from '../errors/usage-error';
 import { preloadState, reconstruct, TimelineCursor, type StoredObject } from '../reconstruct';
 import { systemClock } from '../store/clock';
 import { Store } from '../store/store';
@@ -27,10 +22,10 @@ import { Discovery } from './discovery';
 import { createDispatcher } from './dispatch';
 import type { AdvanceRequest, AdvanceResult, ServeOptions, ServeStatus } from './options';
 import { ALWAYS_SERVED, ServedResources } from './served-resources';
-import { sendStatusBody } from './write-body';
+import { sendStatusBody } from './response-body';
 
 export { CLOCK_MODES } from './options';
-export type { ClockMode, ServeOptions, ServeStatus, AdvanceRequest, AdvanceResult, ServeHooks, FrameSink } from './options';
+export type { ClockMode, ServeOptions, ServeStatus, AdvanceRequest, AdvanceResult, ServeHooks, WatchFrameGuard, WatchStreamEnd } from './options';
 
 export interface ServeServer {
   /** `http://127.0.0.1:PORT` */
@@ -50,113 +45,107 @@ export interface ServeServer {
 }
 
 export async function serve(options: ServeOptions): Promise<ServeServer> {
-  const log = (options.logger ?? silentLogger()).child({ component: 'serve' });
-  const faults = await FaultInjector.create(options.faults, { mode: 'serve', log: options.logger });
   const mode = options.clock ?? 'end';
   const speed = options.speed ?? 1;
-  if (!(speed > 0)) throw new Error(`--speed must be a positive number, got ${speed}`);
+  if (!(speed > 0)) throw new UsageError(`--speed must be a positive number, got ${speed}`);
   if (options.keepRevisions !== undefined && options.compactionWindowMs !== undefined) {
     throw new Error('give --compaction-window or --keep-revisions, not both');
   }
-  const listenAt = parseListen(options.listen ?? '127.0.0.1:0');
   if (options.bookmarkIntervalMs !== undefined && !(options.bookmarkIntervalMs > 0)) {
     throw new UsageError(`--bookmark-interval must be longer than 0, got ${options.bookmarkIntervalMs / 1000}s`);
   }
-  const db = openRecording(options.db, { readonly: true });
-  const started = Date.now();
-  let rebuilt;
-  let discovery: Discovery;
   const store = new Store<StoredObject>({ clock: options.storeClock ?? systemClock, watchCacheSize: options.watchCacheSize });
-  let resources: ServedResources;
-  let cursor: TimelineCursor;
-  let clock: ClockDriver;
-  try {
-    rebuilt = reconstruct(db);
-    cursor = new TimelineCursor(rebuilt, store);
-    resources = new ServedResources(rebuilt, store);
-    resources.addEmpty(ALWAYS_SERVED, store, rebuilt.startRevision);
-    discovery = new Discovery(resources.known(), db, { alwaysListed: ALWAYS_SERVED });
-    resources.addEmpty(discovery.resources(), store, rebuilt.startRevision);
-    clock = new ClockDriver(rebuilt, cursor, store, { mode, speed, keepRevisions: options.keepRevisions, compactionWindowMs: options.compactionWindowMs, log });
-    clock.start();
-    // The state clients see first is read now, in batches; older states when asked for.
-    preloadState(store, rebuilt.loader);
-  } catch (err) {
-    db.close();
-    throw err;
-  }
-  log.info({ resources: rebuilt.resources.size, revisions: rebuilt.timeline.length, head: store.head, ms: Date.now() - started }, 'store rebuilt');
-
-  const status = (): ServeStatus => {
-    const perResource = resources.all().map((r) => ({
-      resource: r.info.resource,
-      group: r.info.group,
-      version: r.info.version,
-      floor: String(r.store.floor),
-      objects: r.store.snapshot(store.head, '').length,
-      watchers: r.store.watcherCount,
-    }));
-    return {
-      headResourceVersion: String(store.head),
-      floor: String(store.floor),
-      clock: mode,
-      speed,
-      endResourceVersion: String(rebuilt.endRevision),
-      pendingChanges: cursor.remaining,
-      atEnd: cursor.atEnd,
-      watchers: perResource.reduce((n, r) => n + r.watchers, 0),
-      resources: perResource,
-    };
-  };
+  let clock!: ClockDriver;
+  let status!: () => ServeStatus;
   const compact = (rev?: number) => clock.compact(rev);
-  const admin = new AdminApi();
-  mountServeAdmin(admin, { status, advance: (r) => clock.advance(r), compact });
-  faults.mount(admin);
-  const hooks = serveFaultHooks(
-    faults,
-    { head: () => store.head, revisionAgo: (ms) => store.revisionOlderThan(ms), compact: () => compact(), sendStatus: (req, res, err) => sendStatusBody(req, res, err) },
-    options.hooks,
-  );
+  const server = await startModeServer({
+    listen: options.listen,
+    writeKubeconfig: options.writeKubeconfig,
+    logger: options.logger,
+    mode: 'serve',
+    defaultListen: '127.0.0.1:0',
+    faults: (log) => FaultInjector.create(options.faults, { mode: 'serve', log }),
+    async setUp({ log, admin, faults }) {
+      const db = openRecording(options.db, { readonly: true });
+      const started = Date.now();
+      let rebuilt;
+      let discovery: Discovery;
+      let resources: ServedResources;
+      let cursor: TimelineCursor;
+      try {
+        rebuilt = reconstruct(db);
+        cursor = new TimelineCursor(rebuilt, store);
+        resources = new ServedResources(rebuilt, store);
+        resources.addEmpty(ALWAYS_SERVED, store, rebuilt.startRevision);
+        discovery = new Discovery(resources.known(), db, { alwaysListed: ALWAYS_SERVED });
+        resources.addEmpty(discovery.resources(), store, rebuilt.startRevision);
+        clock = new ClockDriver(rebuilt, cursor, store, { mode, speed, keepRevisions: options.keepRevisions, compactionWindowMs: options.compactionWindowMs, log });
+        clock.start();
+        // The state clients see first is read now, in batches; older states when asked for.
+        preloadState(store, rebuilt.loader);
+      } catch (err) {
+        db.close();
+        throw err;
+      }
+      log.info({ resources: rebuilt.resources.size, revisions: rebuilt.timeline.length, head: store.head, ms: Date.now() - started }, 'store rebuilt');
 
-  const server = createServer(
-    createDispatcher({
-      store,
-      resources,
-      discovery,
-      admin,
-      hooks,
-      log,
-      tooLargeWaitMs: options.tooLargeWaitMs ?? 3000,
-      bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
-      watchTimeoutMs: options.watchTimeoutMs ?? 1800_000,
-    }),
-  );
-  let url: string;
-  try {
-    url = await listen(server, listenAt);
-  } catch (err) {
-    clock.stop();
-    db.close();
-    throw err;
-  }
-  const ownKubeconfig = options.writeKubeconfig === undefined;
-  const kubeconfigPath = options.writeKubeconfig ?? join(tmpdir(), `kubetape-serve-${process.pid}-${new URL(url).port}.kubeconfig`);
-  writeKubeconfig(kubeconfigPath, url);
-  log.info({ url }, 'serving');
+      status = (): ServeStatus => {
+        const perResource = resources.all().map((r) => ({
+          resource: r.info.resource,
+          group: r.info.group,
+          version: r.info.version,
+          floor: String(r.store.floor),
+          objects: r.store.snapshot(store.head, '').length,
+          watchers: r.store.watcherCount,
+        }));
+        return {
+          headResourceVersion: String(store.head),
+          floor: String(store.floor),
+          clock: mode,
+          speed,
+          endResourceVersion: String(rebuilt.endRevision),
+          pendingChanges: cursor.remaining,
+          atEnd: cursor.atEnd,
+          watchers: perResource.reduce((n, r) => n + r.watchers, 0),
+          resources: perResource,
+        };
+      };
+      mountServeAdmin(admin, { status, advance: (r) => clock.advance(r), compact });
+      const hooks = serveFaultHooks(
+        faults,
+        { head: () => store.head, revisionAgo: (ms) => store.revisionOlderThan(ms), compact: () => compact(), sendStatus: (req, res, err) => sendStatusBody(req, res, err) },
+        options.hooks,
+      );
+      return {
+        request: createDispatcher({
+          store,
+          resources,
+          discovery,
+          admin,
+          hooks,
+          log,
+          tooLargeWaitMs: options.tooLargeWaitMs ?? 3000,
+          bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
+          watchTimeoutMs: options.watchTimeoutMs ?? 1800_000,
+        }),
+        async close(stopListening) {
+          clock.stop();
+          await stopListening();
+          db.close();
+        },
+      };
+    },
+  });
+  server.log.info({ url: server.url }, 'serving');
 
   return {
-    url,
-    kubeconfigPath,
-    admin,
-    faults,
+    url: server.url,
+    kubeconfigPath: server.kubeconfigPath,
+    admin: server.admin,
+    faults: server.faults,
     advance: (request) => clock.advance(request),
     compact: (rev) => String(compact(rev === undefined ? undefined : Number(rev))),
-    status,
-    close: async () => {
-      clock.stop();
-      await closeServer(server);
-      db.close();
-      if (ownKubeconfig) rmSync(kubeconfigPath, { force: true });
-    },
+    status: () => status(),
+    close: server.close,
   };
 }

@@ -1,20 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FaultsOption } from '../faults';
+import type { ServerOptions } from '../http/mode-server';
 import type { RequestInfo } from '../k8s/request-info';
-import type { Logger } from '../log/logger';
 import type { Clock } from '../store/clock';
 
 /** How the served state moves through the recorded timeline. */
 export const CLOCK_MODES = ['end', 'realtime', 'manual'] as const;
 export type ClockMode = (typeof CLOCK_MODES)[number];
 
-export interface ServeOptions {
+export interface ServeOptions extends ServerOptions {
   /** The recording file. */
   db: string;
   /** `HOST:PORT` (port 0: any free port). Default `127.0.0.1:0` for the library, `127.0.0.1:8001` for the CLI. */
-  listen?: string;
-  /** Write a kubeconfig pointing at the server here (default: a temporary file, removed on close). */
-  writeKubeconfig?: string;
+  listen?: ServerOptions['listen'];
   /** `end` (default): the final recorded state; `realtime`: replay recorded changes at their pace; `manual`: admin only. */
   clock?: ClockMode;
   /** Pace multiplier for `realtime` (2 = twice as fast). */
@@ -33,20 +31,31 @@ export interface ServeOptions {
   watchCacheSize?: number;
   /** Server time for the store (age-based compaction); default the system clock. */
   storeClock?: Clock;
-  logger?: Logger;
   /** Extension points for fault injection. */
   hooks?: ServeHooks;
   /** Fault rules: a rules file (YAML/JSON), rule data, or a FaultInjector; also managed at /_kubetape/faults. */
   faults?: FaultsOption;
 }
 
-/** A watch frame writer: the one place watch frames go out (faults wrap it). */
-export interface FrameSink {
-  /** Writes one frame; false once the stream has ended. `rv`: the event's resourceVersion. */
-  write(frame: Buffer, rv?: string): boolean;
-  /** Ends the stream cleanly (zero-length chunk). */
-  end(): void;
-  readonly ended: boolean;
+/** How a stream fault ends a watch: `gone` writes `frame` (an ERROR event) then ends; `close` ends; `reset` resets. */
+export interface WatchStreamEnd {
+  how: 'gone' | 'close' | 'reset';
+  rule: string;
+  frame?: Buffer;
+}
+
+/**
+ * What stream faults do to one watch's frames (src/faults' WatchStreamGuard): the watch asks
+ * before each frame how long to hold it, and after it whether the stream ends there.
+ */
+export interface WatchFrameGuard {
+  /** Arms the timers (`onTimer` ends the stream when one fires); returns an end due at once. */
+  start(onTimer: (end: WatchStreamEnd) => void): WatchStreamEnd | undefined;
+  beforeFrame(): 'continue' | { delayMs: number };
+  /** `rv`: the frame's resourceVersion, when known. */
+  afterFrame(rv?: string): WatchStreamEnd | undefined;
+  /** The stream ended for any reason. */
+  stop(): void;
 }
 
 export interface ServeRequestContext {
@@ -59,8 +68,8 @@ export interface ServeRequestContext {
 export interface ServeHooks {
   /** Called first for every API request (not admin or health); true when the hook answered it. */
   onRequest?(ctx: ServeRequestContext): boolean | Promise<boolean>;
-  /** The writer a watch response's frames go through; undefined (or no hook): straight to the response. */
-  watchSink?(ctx: ServeRequestContext, contentType: string): FrameSink | undefined;
+  /** The stream faults acting on a watch response's frames; undefined (or no hook): none. */
+  watchGuard?(ctx: ServeRequestContext, contentType: string): WatchFrameGuard | undefined;
   /** Stale reads: the revision an "any" read (RV "0") of this request is served at instead of the head. */
   anyRevision?(ctx: ServeRequestContext, head: number): number;
 }

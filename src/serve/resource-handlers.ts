@@ -12,10 +12,10 @@ import type { StoredObject } from '../reconstruct';
 import { objectKey } from '../store/revision';
 import { BodyEncoder } from './body-encoder';
 import { negotiate, type NegotiationTarget } from './negotiate';
-import { resolveRead } from './read-state';
-import type { ResourceRequest } from './request-context';
+import { resolveRead } from './resolve-read';
+import type { ResourceRequest } from './resource-request';
 import { selectorFilter } from './selectors';
-import { writeBody } from './write-body';
+import { writeBody } from './response-body';
 
 export async function handleGet(ctx: ResourceRequest): Promise<void> {
   const { req, res, info, resource } = ctx;
@@ -62,8 +62,13 @@ export function representation(ctx: ResourceRequest, target: NegotiationTarget):
 /** Objects recorded only as JSON asked for as protobuf: JSON when the client also accepts it, else 406. */
 export function fallBack(ctx: ResourceRequest, encoder: BodyEncoder, values: readonly StoredObject[], target: NegotiationTarget): BodyEncoder {
   if (encoder.supports(values)) return encoder;
-  const rep = negotiate(ctx.req.headers.accept, { target, protobufAvailable: false });
-  const json = new BodyEncoder(ctx.resource.codec, rep, ctx.info.query);
+  const json = withoutProtobuf(ctx, target);
   json.check(values);
   return json;
+}
+
+/** The representation negotiated as if the resource had no protobuf form (406 when the client accepts nothing else). */
+export function withoutProtobuf(ctx: ResourceRequest, target: NegotiationTarget): BodyEncoder {
+  const rep = negotiate(ctx.req.headers.accept, { target, protobufAvailable: false });
+  return new BodyEncoder(ctx.resource.codec, rep, ctx.info.query);
 }

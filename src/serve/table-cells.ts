@@ -3,7 +3,7 @@
  * request from creationTimestamp, so a recorded "76s" must not be replayed as is), and cells of
  * well-known columns for objects the recording has no Table row for.
  */
-import type { TableColumnDefinition } from './table';
+import type { TableColumnDefinition } from './table-column';
 
 type Obj = Record<string, any>;
 

@@ -10,7 +10,7 @@ import {
   toPartialObjectMetadata,
   type RecordedRow,
 } from './table';
-import { encodeJson } from './write-body';
+import { encodeJson } from './response-body';
 
 type Obj = Record<string, any>;
 

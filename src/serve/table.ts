@@ -15,22 +15,16 @@
 import { badRequest } from '../k8s/status';
 import type { MetaVersion } from './negotiate';
 import { deriveCells, refreshCells } from './table-cells';
+import type { TableColumnDefinition } from './table-column';
 import { listMeta, toPartialObjectMetadata, type ListMetaInput } from './table-metadata';
 
+export type { TableColumnDefinition } from './table-column';
 export { toPartialObjectMetadata, renderPartialObjectMetadataList, type ListMetaInput } from './table-metadata';
 
 type Obj = Record<string, any>;
 
 export const INCLUDE_OBJECT = ['None', 'Metadata', 'Object'] as const;
 export type IncludeObject = (typeof INCLUDE_OBJECT)[number];
-
-export interface TableColumnDefinition {
-  name: string;
-  type: string;
-  format: string;
-  description: string;
-  priority: number;
-}
 
 /** A row as recorded from a real Table (the `table-row` observation's `{cells, conditions}`). */
 export interface RecordedRow {

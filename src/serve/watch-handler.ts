@@ -8,16 +8,14 @@
 import { checkSupportedFields } from '../k8s/field-selector';
 import { parseListOptions } from '../k8s/list-options';
 import { planWatch } from '../k8s/read-plan';
-import { watchTooOld, type Status } from '../k8s/status';
+import { watchTooOld } from '../k8s/status';
 import type { StoredObject } from '../reconstruct';
 import type { Revision } from '../store/revision';
 import type { Watcher } from '../store/watcher';
-import { encodeEnvelope, encodeWatchEvent, lengthPrefix } from '../wire/protobuf';
-import { encodeStatus } from '../wire/protobuf-status';
-import { BodyEncoder } from './body-encoder';
-import { resolveRead } from './read-state';
-import type { ResourceRequest } from './request-context';
-import { representation } from './resource-handlers';
+import { watchErrorFrame } from '../wire/watch-error-frame';
+import { resolveRead } from './resolve-read';
+import type { ResourceRequest } from './resource-request';
+import { representation, withoutProtobuf } from './resource-handlers';
 import { selectorFilter } from './selectors';
 import { WatchStream, writeWatchHead } from './watch-stream';
 
@@ -38,10 +36,11 @@ export async function handleWatch(ctx: ResourceRequest): Promise<void> {
   if (plan.initial === 'none' && plan.from > 0) {
     start = plan.from;
     if (store.isTooOld(start)) {
-      writeWatchHead(res, encoder.rep.contentType);
-      const sink = ctx.watchSink(encoder.rep.contentType);
-      sink.write(errorFrame(encoder, watchTooOld(String(start), String(store.floor))));
-      sink.end();
+      const contentType = encoder.rep.contentType;
+      writeWatchHead(res, contentType);
+      const gone = new WatchStream(res, { contentType, timeoutMs: ctx.watchTimeoutMs, guard: ctx.watchGuard(contentType), onClose: () => {} });
+      gone.write(watchErrorFrame(contentType, watchTooOld(String(start), String(store.floor))));
+      gone.end();
       return;
     }
   } else {
@@ -50,11 +49,10 @@ export async function handleWatch(ctx: ResourceRequest): Promise<void> {
   }
   if (encoder.rep.format === 'protobuf' && !encoder.supports(initial.map((r) => r.value))) {
     // JSON-recorded objects: a protobuf watch falls back to JSON when the client accepts it.
-    encoder = representation({ ...ctx, resource: { ...resource, info: { ...resource.info, protobuf: false } } }, 'watch');
+    encoder = withoutProtobuf(ctx, 'watch');
   }
 
   writeWatchHead(res, encoder.rep.contentType);
-  const sink = ctx.watchSink(encoder.rep.contentType);
   let first = true;
   /** Subscribed once the initial state is out; the stream may close before that (a fault, a client gone). */
   let watcher: Watcher<StoredObject> | undefined;
@@ -72,8 +70,9 @@ export async function handleWatch(ctx: ResourceRequest): Promise<void> {
     const encode = () => encoder.event(type, object.value, isFirst);
     stream.write(cached ? change.frame(encoder.eventKey(type, isFirst), encode) : encode(), String(change.rev));
   };
-  const stream: WatchStream = new WatchStream(res, sink, {
+  const stream: WatchStream = new WatchStream(res, {
     contentType: encoder.rep.contentType,
+    guard: ctx.watchGuard(encoder.rep.contentType),
     // timeoutSeconds=0 is no timeout: the server's own (the apiserver treats 0 as unset).
     timeoutMs: options.timeoutSeconds ? options.timeoutSeconds * 1000 : ctx.watchTimeoutMs,
     bookmarkIntervalMs: options.allowWatchBookmarks ? ctx.bookmarkIntervalMs : undefined,
@@ -89,12 +88,4 @@ export async function handleWatch(ctx: ResourceRequest): Promise<void> {
   watcher = store.watch({ prefix, filter, after: start, deliver: send });
   for (const change of store.changesSince(Math.max(start, store.floor))) watcher.offer(change);
   if (stream.ended) store.unwatch(watcher);
-}
-
-/** A watch ERROR event carrying a Status, in the stream's encoding. */
-export function errorFrame(encoder: BodyEncoder, status: Status): Buffer {
-  if (encoder.rep.format === 'protobuf') {
-    return lengthPrefix(encodeWatchEvent('ERROR', encodeEnvelope({ apiVersion: 'v1', kind: 'Status' }, encodeStatus(status))));
-  }
-  return Buffer.from(`{"type":"ERROR","object":${JSON.stringify(status)}}\n`);
 }

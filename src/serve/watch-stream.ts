@@ -1,10 +1,13 @@
 /**
- * One watch response: the head, frames written through one sink (the single place a watch frame
- * is written), bookmarks at the interval the watch cache uses, the `timeoutSeconds` end, and
- * writes batched per tick (the socket is corked while a burst of changes fans out).
+ * One watch response, and the one place its frames are written: the stream faults' delays and
+ * ends (a WatchFrameGuard from the faults hook, when one applies), bookmarks at the interval the
+ * watch cache uses, the `timeoutSeconds` end, and writes batched per tick (the socket is corked
+ * while a burst of changes fans out). Frames held by a delay keep their order.
  */
 import type { ServerResponse } from 'node:http';
-import type { FrameSink } from './options';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { endWatchResponse } from '../faults/end-watch-response';
+import type { WatchFrameGuard, WatchStreamEnd } from './options';
 
 /** A slow client whose unsent backlog exceeds this is disconnected, as the apiserver drops slow watchers. */
 const MAX_BACKLOG_BYTES = 256 * 1024 * 1024;
@@ -17,24 +20,9 @@ export interface WatchStreamOptions {
   bookmarkIntervalMs?: number;
   /** The bookmark frame to send now, or undefined to skip this one. */
   bookmark?: () => Buffer | undefined;
+  /** Stream faults acting on the frames, if any. */
+  guard?: WatchFrameGuard;
   onClose: () => void;
-}
-
-/** The default sink: frames straight to the response. */
-export function responseSink(res: ServerResponse): FrameSink {
-  return {
-    write: (frame) => {
-      if (res.writableEnded || res.destroyed) return false;
-      res.write(frame);
-      return true;
-    },
-    end: () => {
-      if (!res.writableEnded) res.end();
-    },
-    get ended() {
-      return res.writableEnded || res.destroyed;
-    },
-  };
 }
 
 /** Writes the 200 head of a watch response, as the apiserver does (chunked, no Content-Length). */
@@ -43,27 +31,69 @@ export function writeWatchHead(res: ServerResponse, contentType: string): void {
   res.flushHeaders();
 }
 
+/** Create it once the head is written (writeWatchHead); write every frame through it. */
 export class WatchStream {
   private timers: NodeJS.Timeout[] = [];
   private bookmarkTimer: NodeJS.Timeout | undefined;
   private corked = false;
+  /** No more frames are accepted (ended, closed, or ended by a fault). */
   private closed = false;
+  /** Nothing more goes out, held frames included (the response is over, or a fault ended it). */
+  private finished = false;
+  /** Frames waiting out a delay, and the chain that writes them in order. */
+  private held = 0;
+  private queue: Promise<void> = Promise.resolve();
   private readonly deadline: number;
 
-  constructor(private readonly res: ServerResponse, private readonly sink: FrameSink, private readonly options: WatchStreamOptions) {
+  constructor(private readonly res: ServerResponse, private readonly options: WatchStreamOptions) {
     this.deadline = Date.now() + options.timeoutMs;
-    res.once('close', () => this.close());
+    res.once('close', () => {
+      this.finished = true;
+      this.options.guard?.stop();
+      this.close();
+    });
     this.timers.push(setTimeout(() => this.end(), options.timeoutMs));
     if (options.bookmarkIntervalMs !== undefined && options.bookmark) this.scheduleBookmark(options.bookmarkIntervalMs);
+    const now = options.guard?.start((end) => this.endByFault(end));
+    if (now) this.endByFault(now);
   }
 
   get ended(): boolean {
-    return this.closed || this.sink.ended;
+    return this.closed || this.responseOver;
   }
 
-  /** Writes one frame (the single place watch frames are written). */
+  /** Writes one frame (`rv`: its resourceVersion, which an ERROR event may quote), after any delay a fault asks for. */
   write(frame: Buffer, rv?: string): void {
     if (this.ended) return;
+    const decision = this.options.guard?.beforeFrame() ?? 'continue';
+    if (decision === 'continue' && this.held === 0) return this.emit(frame, rv);
+    const delayMs = decision === 'continue' ? 0 : decision.delayMs;
+    this.held++;
+    this.queue = this.queue.then(async () => {
+      if (delayMs > 0) await sleep(delayMs);
+      this.held--;
+      this.emit(frame, rv);
+    });
+  }
+
+  /** Ends the stream cleanly (the zero-length chunk), after the frames still held by a delay. */
+  end(): void {
+    if (this.closed) return;
+    this.close();
+    const finish = () => {
+      this.options.guard?.stop();
+      if (!this.responseOver) this.res.end();
+    };
+    if (this.held > 0) this.queue = this.queue.then(finish);
+    else finish();
+  }
+
+  private get responseOver(): boolean {
+    return this.finished || this.res.writableEnded || this.res.destroyed;
+  }
+
+  private emit(frame: Buffer, rv?: string): void {
+    if (this.responseOver) return this.close();
     if (!this.corked && this.res.socket) {
       this.corked = true;
       this.res.socket.cork();
@@ -72,13 +102,15 @@ export class WatchStream {
         this.res.socket?.uncork();
       });
     }
-    if (!this.sink.write(frame, rv)) return this.close();
+    this.res.write(frame);
     if (this.res.writableLength > MAX_BACKLOG_BYTES) this.res.destroy();
+    const end = this.options.guard?.afterFrame(rv);
+    if (end) this.endByFault(end);
   }
 
-  /** Ends the stream cleanly (the zero-length chunk). */
-  end(): void {
-    if (!this.ended) this.sink.end();
+  private endByFault(end: WatchStreamEnd): void {
+    if (!this.responseOver) endWatchResponse(this.res, end);
+    this.finished = true;
     this.close();
   }
 
@@ -98,6 +130,8 @@ export class WatchStream {
   private close(): void {
     if (this.closed) return;
     this.closed = true;
+    // Frames still held by a delay go out first (end()); the guard stops after them.
+    if (this.held === 0) this.options.guard?.stop();
     for (const t of this.timers) clearTimeout(t);
     if (this.bookmarkTimer) clearTimeout(this.bookmarkTimer);
     this.options.onClose();

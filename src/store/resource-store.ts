@@ -168,8 +168,9 @@ export class ResourceStore<V> {
   }
 
   /**
-   * Registers a watcher and hands it the changes it missed since `after`, in one synchronous step
-   * (subscribe, then read history: no gap, no duplicate).
+   * Registers a watcher for the changes committed from now on. The caller offers it the history
+   * since its `after` (changesSince) in the same synchronous step: subscribe, then read history,
+   * so that no change is missed or seen twice.
    */
   watch(subscription: WatchSubscription<V>): Watcher<V> {
     const w = new Watcher(subscription);

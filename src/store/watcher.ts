@@ -21,17 +21,11 @@ export interface WatchSubscription<V> {
  * selector transitions into ADDED / DELETED as the apiserver's cacheWatcher does.
  */
 export class Watcher<V> {
-  /** Highest revision delivered or skipped so far. */
-  position: number;
-
-  constructor(private readonly sub: WatchSubscription<V>) {
-    this.position = sub.after;
-  }
+  constructor(private readonly sub: WatchSubscription<V>) {}
 
   /** Offers a change; delivers the event it means for this watcher, if any. */
   offer(change: Revision<V>): void {
     if (change.rev <= this.sub.after) return;
-    if (change.rev > this.position) this.position = change.rev;
     if (this.sub.prefix && !change.key.startsWith(this.sub.prefix)) return;
     const event = eventFor(change, this.sub.filter);
     if (event) this.sub.deliver(event.type, event.object, change);

@@ -3,7 +3,7 @@
  * layout is scanned, not parsed (only its identifying fields are decoded), and object text is
  * sliced from the input instead of re-serialised whenever the layout allows.
  */
-import type { Status } from '../k8s/status';
+import type { Status } from './status-types';
 import type { DecodedBody, DecodedList, DecodedObject, DecodedWatchEvent } from './decoded-types';
 import { Span, arrayElements, goJson, lastNonWs, objectMembers, sameBytes, skipWs } from './json-spans';
 import { scanJsonWatchEvent } from './json-watch-scan';

@@ -1,5 +1,5 @@
 /** What the decoders hand to the recorder's object log (and to anyone indexing a body or a watch frame). */
-import type { Status } from '../k8s/status';
+import type { Status } from './status-types';
 
 export type Encoding = 'json' | 'protobuf';
 

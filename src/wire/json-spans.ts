@@ -35,7 +35,7 @@ export function lastNonWs(buf: Buffer, pos: number, floor: number): number {
   return pos;
 }
 
-/** How far skipString looks for a quote byte by byte before asking Buffer#indexOf (a native call costs ~100 ns: more than most keys and names). */
+/** How far skipString looks for a quote byte by byte before asking Buffer#indexOf (a native call costs more than reading most keys and names byte by byte). */
 const SHORT_STRING = 64;
 
 /** `pos` is at an opening quote; returns the index after the closing quote. */

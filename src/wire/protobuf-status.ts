@@ -6,7 +6,7 @@
  * Read into the JSON shape of src/k8s/status.ts (empty strings omitted, as Go's omitempty does),
  * written the way Go marshals it (non-pointer fields always present).
  */
-import type { Status, StatusCause, StatusDetails } from '../k8s/status';
+import type { Status, StatusCause, StatusDetails } from './status-types';
 import { ProtoWriter, WIRE_BYTES, WIRE_VARINT, expectWire, fieldString, forEachField, toSigned64 } from './protobuf-fields';
 import { ListMetaLite, encodeListMeta } from './protobuf-meta';
 

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { record, type RecordServer } from '../../src/proxy';
+import { record, type RecordServer } from '../../src/record';
 import { openRecording } from '../../src/recording/open';
 import { CONTINUE_EXPIRED_MESSAGE } from '../../src/k8s/status';
 import type { FaultRuleDefinition, FaultsOption } from '../../src/faults';

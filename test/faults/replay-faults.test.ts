@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse } from 'yaml';
 import { join } from 'node:path';
-import { record } from '../../src/proxy';
+import { record } from '../../src/record';
 import { replay, type ReplayServer } from '../../src/replay';
 import { recordSession, type RecordedSession } from '../support/record-session';
 import { eventually, kubectl, sleep, type KubectlResult } from './clients';

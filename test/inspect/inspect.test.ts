@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startFakeApiserver, type FakeApiserver } from '../support/fake-apiserver';
 import { httpRequest } from '../support/http-client';
-import { record } from '../../src/proxy';
+import { record } from '../../src/record';
 import { cli, eventually, rows, tempDir } from '../record/support';
 
 const tmp = tempDir('kubetape-inspect-');

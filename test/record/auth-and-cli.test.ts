@@ -6,8 +6,8 @@ import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import YAML from 'yaml';
 import { startFakeApiserver, type FakeApiserver } from '../support/fake-apiserver';
 import { httpRequest } from '../support/http-client';
-import { record } from '../../src/proxy';
-import { UsageError } from '../../src/cli/errors';
+import { record } from '../../src/record';
+import { UsageError } from '../../src/errors/usage-error';
 import { cli, kubectl, rows, tempDir } from './support';
 
 const tmp = tempDir();

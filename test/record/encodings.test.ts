@@ -8,7 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { startFakeApiserver, type FakeApiserver } from '../support/fake-apiserver';
 import { httpRequest } from '../support/http-client';
-import { record, type RecordServer } from '../../src/proxy';
+import { record, type RecordServer } from '../../src/record';
 import { splitFrames } from '../../src/wire/watch-framer';
 import { transcriptBody } from '../support/transcripts';
 import { eventually, rows, sleep, tempDir } from './support';

@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { record, type RecordServer } from '../../src/proxy';
+import { record, type RecordServer } from '../../src/record';
 import { rows, tempDir } from './support';
 
 interface Seen {

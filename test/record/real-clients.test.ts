@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { startFakeApiserver, type FakeApiserver } from '../support/fake-apiserver';
-import { record, type RecordServer } from '../../src/proxy';
+import { record, type RecordServer } from '../../src/record';
 import { splitFrames } from '../../src/wire/watch-framer';
 import { eventually, kubectl, kubectlWatch, rows, tempDir } from './support';
 import { startInformer } from '../support/informer';

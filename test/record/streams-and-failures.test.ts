@@ -8,7 +8,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { startFakeApiserver, type FakeApiserver } from '../support/fake-apiserver';
 import { httpRequest } from '../support/http-client';
-import { record, type RecordServer } from '../../src/proxy';
+import { record, type RecordServer } from '../../src/record';
 import { eventually, kubectl, rows, sleep, tempDir } from './support';
 
 const tmp = tempDir();

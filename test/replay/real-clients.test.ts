@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { record } from '../../src/proxy';
+import { record } from '../../src/record';
 import { replay, type ReplayServer } from '../../src/replay';
 import { startFakeApiserver, decodeWatchFrames } from '../support/fake-apiserver';
 import { kubectl, kubectlWatch, sleep, type KubectlResult } from '../support/kube-clients';

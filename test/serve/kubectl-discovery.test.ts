@@ -14,7 +14,7 @@ import { writeKubeconfig } from '../../src/http/kubeconfig';
 import { Discovery, type KnownResource } from '../../src/serve/discovery';
 import { negotiate } from '../../src/serve/negotiate';
 import { renderTable } from '../../src/serve/table';
-import { encodeJson, sendStatusBody, writeBody } from '../../src/serve/write-body';
+import { encodeJson, sendStatusBody, writeBody } from '../../src/serve/response-body';
 
 const run = promisify(execFile);
 

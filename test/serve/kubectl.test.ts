@@ -2,7 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { record } from '../../src/proxy';
+import { record } from '../../src/record';
 import { serve, type ServeServer } from '../../src/serve';
 import { get, watch } from '../support/http-client';
 import { startFakeApiserver, type FakeApiserver } from '../support/fake-apiserver';

@@ -7,7 +7,7 @@ import { reconstruct } from '../../src/reconstruct';
 import { serve, type ServeServer } from '../../src/serve';
 import { get, watch } from '../support/http-client';
 import { CONFIGMAPS, ObjectLogBuilder, configMap } from './object-log-builder';
-import { record } from '../../src/proxy';
+import { record } from '../../src/record';
 import { startFakeApiserver } from '../support/fake-apiserver';
 
 /** Reconstruction from recordings the way clients leave them: lists only, Tables only, deletes, recreations. */

@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { record } from '../../src/proxy';
+import { record } from '../../src/record';
 import { startFakeApiserver } from './fake-apiserver';
 
 const PROTOBUF_ACCEPT = 'application/vnd.kubernetes.protobuf, application/json';

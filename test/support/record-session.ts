@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { record } from '../../src/proxy';
+import { record } from '../../src/record';
 import { startFakeApiserver, type FakeApiserver } from './fake-apiserver';
 
 export interface RecordingClients {

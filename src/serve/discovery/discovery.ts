@@ -15,7 +15,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { notAcceptable, resourceNotFound } from '../../k8s/status';
 import type { Db } from '../../recording/open';
 import { negotiateStatus, parseAccept } from '../negotiate';
-import { encodeJson, indentJson, sendStatusBody, writeBody, writeRawBody } from '../write-body';
+import { encodeJson, indentJson, sendStatusBody, writeBody, writeRawBody } from '../response-body';
 import {
   DEFAULT_VERSION_INFO,
   aggregatedDiscovery,

@@ -3,7 +3,7 @@
  * leave them out, so clients that discover before they ask (kubectl get events) find them.
  * A document is only rewritten when something is added to it; its recorded ETag then goes.
  */
-import { encodeJson } from '../write-body';
+import { encodeJson } from '../response-body';
 import { apiGroupList, apiResourceList, aggregatedDiscovery, buildModel } from './discovery-docs';
 import { resourceKey, type KnownResource } from './known-resources';
 import type { RecordedAnswer, RecordedDiscovery } from './recorded-discovery';

@@ -6,14 +6,31 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import type { FaultInjector } from '../faults/injector';
+import type { RequestInfo } from '../k8s/request-info';
 import type { StatusError } from '../k8s/status';
 import { decodeWatchFrame, framerFor, pushFrames, type WatchFramer } from '../wire';
 import { statusResponse } from '../http/respond';
-import { applyPlan, injectedBy, replacesResponse, sleep, type FaultPlan } from './plan';
-import { WatchStreamGuard, type StreamEnd } from './watch-stream';
-import { resetAfterFlush } from './watch-writer';
+import type { ExchangeFaults, PassthroughFaults } from '../upstream/passthrough';
+import { applyPlan, injectedBy, replacesResponse, sleep, type FaultPlan } from '../faults/plan';
+import { WatchStreamGuard, type StreamEnd } from '../faults/watch-stream-guard';
+import { resetAfterFlush } from '../faults/end-watch-response';
 
-/** What record mode's exchange tap (src/proxy/exchange-tap.ts) offers. */
+/** Record mode's fault adapter for the passthrough: the injector's plan for each request. */
+export function recordFaults(faults: FaultInjector): PassthroughFaults {
+  return {
+    forRequest(req: IncomingMessage, info: RequestInfo): ExchangeFaults | undefined {
+      if (faults.size === 0) return undefined;
+      const plan = faults.plan(req, { info });
+      return {
+        takeOver: (req, res, tap, forward) => takeOverForFaults(plan, req, res, tap, forward),
+        body: (upstream, res, tap) => faultedBody(plan, upstream, res, tap),
+      };
+    },
+  };
+}
+
+/** What record mode's exchange tap (src/upstream/exchange-tap.ts) offers. */
 export interface RecordTap {
   requestData(chunk: Buffer): void;
   response(status: number, rawHeaders: readonly string[], kind: { streamed: boolean }): void;

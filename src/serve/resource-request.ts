@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestInfo } from '../k8s/request-info';
 import type { StoredObject } from '../reconstruct';
-import type { ReadContext } from './read-state';
+import type { WatchFrameGuard } from './options';
+import type { ReadContext } from './resolve-read';
 import type { ServedResource } from './served-resources';
 
 /** A request for objects of one served resource. */
@@ -15,6 +16,6 @@ export interface ResourceRequest {
   bookmarkIntervalMs: number;
   /** Length of a watch without timeoutSeconds. */
   watchTimeoutMs: number;
-  /** Frame writer for a watch response (the faults hook may wrap it). */
-  watchSink(contentType: string): import('./options').FrameSink;
+  /** The stream faults acting on this watch's frames, if any. */
+  watchGuard(contentType: string): WatchFrameGuard | undefined;
 }

@@ -4,12 +4,12 @@
  * The replay journal notes the rules applied to each request (`faults: [...]`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FrameContext, FrameDecision, ReplayHooks, RequestContext } from '../replay/hooks';
+import type { FrameContext, FrameDecision, ReplayHooks, RequestContext } from './hooks';
 import { decodeWatchFrame } from '../wire';
-import type { FaultInjector } from './injector';
-import { applyPlan, sleep, type FaultPlan } from './plan';
-import { WatchStreamGuard } from './watch-stream';
-import { endWatchResponse } from './watch-writer';
+import type { FaultInjector } from '../faults/injector';
+import { applyPlan, sleep, type FaultPlan } from '../faults/plan';
+import { WatchStreamGuard } from '../faults/watch-stream-guard';
+import { endWatchResponse } from '../faults/end-watch-response';
 
 interface StreamState {
   guard: WatchStreamGuard;

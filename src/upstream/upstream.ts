@@ -3,7 +3,7 @@ import https from 'node:https';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { UsageError } from '../cli/errors';
+import { UsageError } from '../errors/usage-error';
 import { KubeconfigCredentials, tokenFileOf } from './upstream-credentials';
 
 /** Where requests go and with which credentials: the kubeconfig's cluster and user, or a bare URL. */

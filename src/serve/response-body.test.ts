@@ -4,7 +4,7 @@ import * as zlib from 'node:zlib';
 import { badRequest, notAcceptable, notFound, resourceNotFound, tooLargeResourceVersion } from '../k8s/status';
 import { decodeEnvelope, readStatus } from '../wire/protobuf';
 import { transcript as readTranscript } from '../../test/support/transcripts';
-import { encodeJson, indentJson, sendStatusBody, writeBody } from './write-body';
+import { encodeJson, indentJson, sendStatusBody, writeBody } from './response-body';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 

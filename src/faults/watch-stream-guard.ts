@@ -13,7 +13,8 @@
  */
 import type { FaultPlan, StreamFault } from './plan';
 import { describePoint } from './stream-actions';
-import { goneStatus, watchErrorFrame } from './watch-error-frame';
+import { watchErrorFrame } from '../wire/watch-error-frame';
+import { goneStatus } from './gone-status';
 
 export type StreamEndKind = 'gone' | 'close' | 'reset';
 

@@ -11,7 +11,7 @@ import { closestCandidates, missMessage } from './explain-miss';
 import type { ReplayHooks, RequestContext } from './hooks';
 import { IndexCursor, type Match } from './index-cursor';
 import type { ExchangeIndex } from './index-exchanges';
-import type { Journal, JournalEntry } from './journal';
+import type { ReplayJournal, JournalEntry } from './replay-journal';
 import type { MissForwarder } from './miss-forwarder';
 import { replayMiss } from './miss-status';
 import { playback } from './playback';
@@ -24,7 +24,7 @@ export interface ReplayHandlerDeps {
   store: ExchangeStore;
   keyOptions: KeyOptions;
   speed: number;
-  journal: Journal;
+  journal: ReplayJournal;
   admin: AdminApi;
   log: Logger;
   hooks?: ReplayHooks;

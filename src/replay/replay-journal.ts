@@ -46,7 +46,7 @@ export interface ReplaySummary {
  * Every request of one replay with what answered it. Keeps the last `limit` entries (a benchmark
  * sends millions); the counts cover all of them.
  */
-export class Journal {
+export class ReplayJournal {
   /** A ring: once full, `next` is the oldest entry's slot. */
   private readonly ring: JournalEntry[] = [];
   private next = 0;

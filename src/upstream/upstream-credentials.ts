@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import YAML from 'yaml';
 import type { KubeConfig } from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
-import { UsageError } from '../cli/errors';
+import { UsageError } from '../errors/usage-error';
 
 /** Credentials from exec plugins and token files are re-read this often (client-node caches exec results itself). */
 const REFRESH_MS = 1000;

@@ -12,9 +12,7 @@ import type { Upstream } from './upstream';
  * client).
  *
  * This is what http-proxy-3's `web()` does for a request, without its per-request option merging,
- * URL re-parsing and header object copies: those cost ~80 µs of the proxy thread's CPU per request
- * in kubetape's path (a bare passthrough spends ~150 µs in all). Upgrades still go through
- * http-proxy-3's `ws()`.
+ * URL re-parsing and header object copies. Upgrades go through http-proxy-3's `ws()`.
  */
 export function forwardRequest(
   req: IncomingMessage,
@@ -51,7 +49,7 @@ export function forwardRequest(
 
 /**
  * Header lines not passed on (lower case): Host (the upstream's is sent instead), Trailer and
- * Proxy-Connection. Connection and Keep-Alive are passed on, as http-proxy-3 did (the agent honours
+ * Proxy-Connection. Connection and Keep-Alive are passed on, as http-proxy-3 passes them (the agent honours
  * a client's `Connection: close`).
  */
 const NOT_FORWARDED = new Set(['host', 'trailer', 'proxy-connection']);

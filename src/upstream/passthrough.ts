@@ -1,9 +1,8 @@
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 import { createProxyServer, type ProxyServer, type ServerOptions } from 'http-proxy-3';
 import { stream as wsStream } from 'http-proxy-3/dist/lib/http-proxy/passes/ws-incoming';
-import { faultedBody, takeOverForFaults, type FaultInjector, type FaultPlan } from '../faults';
 import { requestInfo, type RequestInfo } from '../k8s/request-info';
 import { statusResponse } from '../http/respond';
 import { serviceUnavailable } from '../k8s/status';
@@ -17,11 +16,25 @@ import type { Upstream } from './upstream';
 /** Response headers that belong to one hop; Node sets its own. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'te', 'trailer', 'upgrade']);
 
-/** One plain request's recording, request info and fault plan. */
+/** A fault adapter as the passthrough calls it (record mode's: src/record/record-faults.ts). */
+export interface PassthroughFaults {
+  /** The faults acting on one request; undefined when none do. */
+  forRequest(req: IncomingMessage, info: RequestInfo): ExchangeFaults | undefined;
+}
+
+/** The faults acting on one request. */
+export interface ExchangeFaults {
+  /** Before forwarding: true when the faults took the request over (answered it, or call `forward()` later). */
+  takeOver(req: IncomingMessage, res: ServerResponse, tap: ExchangeTap, forward: () => void): boolean;
+  /** The body to relay for a streamed response: the upstream's, or its frames as the faults let them through. */
+  body(upstreamRes: IncomingMessage, res: ServerResponse, tap: ExchangeTap): Readable;
+}
+
+/** One plain request's recording, request info and faults. */
 interface Exchange {
   tap: ExchangeTap;
   info: RequestInfo;
-  plan?: FaultPlan;
+  faults?: ExchangeFaults;
 }
 
 /** On a client connection: how many of its responses are open. */
@@ -47,15 +60,14 @@ export class Passthrough {
   /**
    * Client connections that have carried a request; each counts its responses not yet closed
    * (`OPEN`), so that shutting down can end them. Kept per connection, not per response: a
-   * long-lived Set or WeakMap that every request enters and leaves made V8 promote each request's
-   * objects to the old generation (scavenges of ~8 MB instead of ~0.3 ms ones, ~20 µs of GC CPU per
-   * small GET).
+   * long-lived collection that every request enters and leaves keeps each request's objects alive
+   * long enough for V8 to promote them to the old generation.
    */
   private readonly connections = new Set<TrackedSocket>();
   private open = 0;
   private drained: (() => void) | undefined;
 
-  constructor(private readonly upstream: Upstream, private readonly queue: RecordingQueue, private readonly log: Logger, private readonly faults?: FaultInjector) {
+  constructor(private readonly upstream: Upstream, private readonly queue: RecordingQueue, private readonly log: Logger, private readonly faults?: PassthroughFaults) {
     this.proxy = createProxyServer({ changeOrigin: true, xfwd: false });
     this.proxy.on('proxyReqWs', (proxyReq, req) => this.watchUpgrade(proxyReq, req));
     // Client sockets that fail during an upgrade land here; the tap records the outcome on close.
@@ -70,9 +82,9 @@ export class Passthrough {
   web(req: IncomingMessage, res: ServerResponse): void {
     const info = requestInfo(req.method ?? 'GET', req.url ?? '/');
     const tap = new ExchangeTap(this.queue, req);
-    const plan = this.faults?.size ? this.faults.plan(req, { info }) : undefined;
-    const exchange: Exchange = { tap, info, plan };
-    if (plan && takeOverForFaults(plan, req, res, tap, () => this.forward(req, res, exchange))) return;
+    const faults = this.faults?.forRequest(req, info);
+    const exchange: Exchange = { tap, info, faults };
+    if (faults && faults.takeOver(req, res, tap, () => this.forward(req, res, exchange))) return;
     this.forward(req, res, exchange);
   }
 
@@ -149,7 +161,7 @@ export class Passthrough {
     return { target: this.upstream.target, agent: this.upstream.upgradeAgent };
   }
 
-  private relay(proxyRes: IncomingMessage, res: ServerResponse, { tap, info, plan }: Exchange): void {
+  private relay(proxyRes: IncomingMessage, res: ServerResponse, { tap, info, faults }: Exchange): void {
     const status = proxyRes.statusCode ?? 502;
     const streamed = isStreamedResponse(info, status, proxyRes.headers);
     tap.response(status, proxyRes.rawHeaders, { streamed });
@@ -160,7 +172,7 @@ export class Passthrough {
     res.writeHead(status, proxyRes.statusMessage, endToEndHeaders(proxyRes.rawHeaders));
     if (streamed) res.flushHeaders(); // a watch client waits for the head before any event arrives
 
-    const body = streamed ? faultedBody(plan, proxyRes, res, tap) : proxyRes;
+    const body = streamed && faults ? faults.body(proxyRes, res, tap) : proxyRes;
     let blocked = 0;
     const unblock = (bit: number) => () => {
       blocked &= ~bit;

@@ -1,15 +1,15 @@
 /**
  * Fault rules as serve hooks (src/serve/options.ts ServeHooks): a plan per request; `compact`
  * moves the floor to the head before the request is answered; a replacing fault answers instead
- * of the store (as a Status negotiated like serve's own); stream faults wrap the watch's frame
- * sink; `stale-read` picks the revision a resourceVersion="0" read is served at.
+ * of the store (as a Status negotiated like serve's own); stream faults guard the watch's
+ * frames; `stale-read` picks the revision a resourceVersion="0" read is served at.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StatusError } from '../k8s/status';
-import type { FrameSink, ServeHooks, ServeRequestContext } from '../serve/options';
-import type { FaultInjector } from './injector';
-import { applyPlan, type FaultPlan } from './plan';
-import { WatchWriter } from './watch-writer';
+import type { ServeHooks, ServeRequestContext, WatchFrameGuard } from './options';
+import type { FaultInjector } from '../faults/injector';
+import { applyPlan, type FaultPlan } from '../faults/plan';
+import { WatchStreamGuard } from '../faults/watch-stream-guard';
 
 export interface ServeFaultDeps {
   /** The store's head revision. */
@@ -37,12 +37,11 @@ export function serveFaultHooks(faults: FaultInjector, deps: ServeFaultDeps, inn
       return applyPlan(ctx.res, plan, send);
     },
 
-    watchSink(ctx: ServeRequestContext, contentType: string): FrameSink | undefined {
-      const own = inner.watchSink?.(ctx, contentType);
+    watchGuard(ctx: ServeRequestContext, contentType: string): WatchFrameGuard | undefined {
+      const own = inner.watchGuard?.(ctx, contentType);
       if (own) return own;
       const plan = plans.get(ctx.req);
-      // Without a plan, serve writes the frames straight to the response (its default sink).
-      return plan ? new WatchWriter(ctx.res, plan, { contentType }) : undefined;
+      return plan && plan.stream.length > 0 ? new WatchStreamGuard(plan, contentType) : undefined;
     },
 
     anyRevision(ctx: ServeRequestContext, head: number): number {

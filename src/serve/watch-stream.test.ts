@@ -1,30 +1,13 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { transcriptBody } from '../../test/support/transcripts';
-import { watchTooOld } from '../k8s/status';
+import { FaultInjector } from '../faults/injector';
+import { applyPlan } from '../faults/plan';
+import { WatchStreamGuard } from '../faults/watch-stream-guard';
 import { decodeWatchFrame, framerFor, PROTOBUF_WATCH_TYPE } from '../wire';
-import { FaultInjector } from './injector';
-import { applyPlan } from './plan';
-import { watchErrorFrame } from './watch-error-frame';
-import { watchWriter } from './watch-writer';
+import { WatchStream } from './watch-stream';
 
 const JSON_TYPE = 'application/json';
-
-describe('the ERROR event', () => {
-  it('JSON: the line the apiserver sends (c2), byte for byte', () => {
-    const frame = watchErrorFrame(JSON_TYPE, watchTooOld('1', '198'));
-    expect(frame.toString()).toBe(transcriptBody('c2-watch-rv1-cache-on').toString());
-  });
-
-  it('protobuf: a length-prefixed WatchEvent ERROR carrying an enveloped Status', () => {
-    const status = watchTooOld('1', '198');
-    const frame = watchErrorFrame(PROTOBUF_WATCH_TYPE, status);
-    expect(frame.readUInt32BE(0)).toBe(frame.length - 4);
-    expect(frame.subarray(4, 11)).toEqual(Buffer.from([0x0a, 0x05, ...Buffer.from('ERROR')]));
-    expect(frame.includes(Buffer.from([0x6b, 0x38, 0x73, 0x00]))).toBe(true);
-    expect(decodeWatchFrame(PROTOBUF_WATCH_TYPE, frame)).toEqual({ type: 'ERROR', status });
-  });
-});
 
 interface WatchResult {
   frames: Buffer[];
@@ -34,8 +17,9 @@ interface WatchResult {
 }
 
 /**
- * A watch server: the first request's plan decides faults; it sends `events` MODIFIED events
- * (rv 101, 102, …) every `everyMs`, then ends.
+ * A watch server writing through serve's WatchStream, with the faults' guard when the request's
+ * plan has stream faults: it sends `events` MODIFIED events (rv 101, 102, …) every `everyMs`,
+ * then ends.
  */
 async function watchOnce(rules: unknown[], contentType: string, events = 6, everyMs = 20, url = '/api/v1/namespaces/tx/configmaps?watch=1&resourceVersion=100') {
   const faults = new FaultInjector({ mode: 'serve' });
@@ -46,7 +30,8 @@ async function watchOnce(rules: unknown[], contentType: string, events = 6, ever
     if (await applyPlan(res, plan)) return;
     res.writeHead(200, { 'Content-Type': contentType });
     res.flushHeaders();
-    const out = watchWriter(res, plan, { contentType });
+    const guard = plan.stream.length > 0 ? new WatchStreamGuard(plan, contentType) : undefined;
+    const out = new WatchStream(res, { contentType, timeoutMs: 60_000, guard, onClose: () => {} });
     let rv = 100;
     const tick = setInterval(() => {
       if (rv - 100 === events) {
@@ -55,7 +40,8 @@ async function watchOnce(rules: unknown[], contentType: string, events = 6, ever
         return;
       }
       rv++;
-      if (!out.write(frameFor(contentType, rv), String(rv))) {
+      out.write(frameFor(contentType, rv), String(rv));
+      if (out.ended) {
         clearInterval(tick);
         producerStopped = true;
       }

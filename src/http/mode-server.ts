@@ -1,0 +1,100 @@
+import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
+import { UsageError } from '../errors/usage-error';
+import { silentLogger, type Logger } from '../log/logger';
+import { AdminApi } from './admin';
+import { writeKubeconfig } from './kubeconfig';
+import { closeServer, listen, parseListen, type ListenAddress } from './listen';
+
+/** What the lifecycle needs of a fault engine (src/faults' FaultInjector): it mounts its admin routes. */
+export interface AdminMounted {
+  mount(admin: AdminApi): void;
+}
+
+/** The options every mode takes, under the same names. */
+export interface ServerOptions {
+  /** `HOST:PORT` (port 0 picks a free one). */
+  listen?: string | ListenAddress;
+  /** Write a kubeconfig pointing clients at the server here (default: a temporary file, removed on close). */
+  writeKubeconfig?: string;
+  logger?: Logger;
+}
+
+export interface ModeServerOptions<F extends AdminMounted> extends ServerOptions {
+  /** The mode's name: the logger's `component` and the temporary kubeconfig's name. */
+  mode: string;
+  /** Where to listen when `listen` is not given. */
+  defaultListen: string;
+  /** Builds the fault engine, before the mode's own set-up (a bad rules file fails first). */
+  faults(log: Logger): Promise<F>;
+  /** The mode's own set-up, once the faults are mounted: what answers requests and how the mode ends. */
+  setUp(context: { log: Logger; admin: AdminApi; faults: F }): Promise<ModeHandlers>;
+}
+
+/** A mode inside the shared lifecycle. */
+export interface ModeHandlers {
+  request: RequestListener;
+  upgrade?(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /**
+   * Ends the mode, called once (also when listening failed): `stopListening` closes the server and
+   * its connections; the mode orders its own tear-down around it.
+   */
+  close(stopListening: () => Promise<void>): Promise<void>;
+}
+
+export interface ModeServer<F> {
+  url: string;
+  /** The kubeconfig pointing at `url`: `writeKubeconfig`, or a temporary file removed on close. */
+  kubeconfigPath: string;
+  admin: AdminApi;
+  faults: F;
+  /** The mode's logger (`component` set). */
+  log: Logger;
+  /** Closes once: every later call returns the same promise. */
+  close(): Promise<void>;
+}
+
+/**
+ * The server lifecycle the modes share: parse `listen`, build the faults and mount their admin
+ * routes, let the mode set itself up, listen, write the kubeconfig, and close once.
+ */
+export async function startModeServer<F extends AdminMounted>(options: ModeServerOptions<F>): Promise<ModeServer<F>> {
+  const log = (options.logger ?? silentLogger()).child({ component: options.mode });
+  const address = typeof options.listen === 'object' ? options.listen : parseListen(options.listen ?? options.defaultListen);
+  const faults = await options.faults(log);
+  const admin = new AdminApi();
+  faults.mount(admin);
+  const mode = await options.setUp({ log, admin, faults });
+  const server = createServer(mode.request);
+  if (mode.upgrade) server.on('upgrade', (req, socket, head) => mode.upgrade!(req, socket, head));
+
+  let kubeconfigPath: string | undefined;
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await mode.close(() => (server.listening ? closeServer(server) : Promise.resolve()));
+      if (options.writeKubeconfig === undefined && kubeconfigPath) rmSync(kubeconfigPath, { force: true });
+    })());
+
+  let url: string;
+  try {
+    url = await listen(server, address);
+    kubeconfigPath = options.writeKubeconfig ?? join(tmpdir(), `kubetape-${options.mode}-${process.pid}-${new URL(url).port}.kubeconfig`);
+    writeClientKubeconfig(kubeconfigPath, url);
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { url, kubeconfigPath, admin, faults, log, close };
+}
+
+function writeClientKubeconfig(path: string, url: string): void {
+  try {
+    writeKubeconfig(path, url);
+  } catch (err) {
+    throw new UsageError(`--write-kubeconfig ${path}: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,19 @@
+import type { RawLoader } from './raw-loader';
+import type { RecordedRevision } from './recorded-revision';
+import type { SeenResource } from './seen-resource';
+import type { Timeline } from './timeline';
+
+/** What reconstruct() makes of a recording: the timeline of revisions and how to read each one. */
+export interface Reconstruction {
+  /** Reads recorded bytes on demand: the recording must stay open while the store is served. */
+  loader: RawLoader;
+  /** Every resource the recording mentions, by id (`group/version/resource`). */
+  resources: Map<string, SeenResource>;
+  timeline: Timeline;
+  /** The first revision at which every resource has a complete state: where a moving clock starts. */
+  startRevision: number;
+  /** The last revision the recording reached: the state `--clock end` serves. */
+  endRevision: number;
+  /** Each key's last revision (its `prev` chain is its history), by resource id. */
+  lastRevisions: Map<string, RecordedRevision[]>;
+}

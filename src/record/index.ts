@@ -1,0 +1,98 @@
+import { FaultInjector, type FaultsOption } from '../faults';
+import type { AdminApi } from '../http/admin';
+import { DEFAULT_LISTEN } from '../http/listen';
+import { startModeServer, type ServerOptions } from '../http/mode-server';
+import type { WriterBackendKind } from '../recording/writer-backend';
+import type { WriterStats } from '../recording/writer-protocol';
+import { RecordingQueue } from '../recording/writer-queue';
+import { Passthrough } from '../upstream/passthrough';
+import { recordFaults } from './record-faults';
+import { resolveUpstream, type Upstream } from '../upstream/upstream';
+
+export interface RecordOptions extends ServerOptions {
+  /** The recording file; created when missing, appended to when it exists. */
+  db: string;
+  /** Upstream URL without credentials (the client's own Authorization is passed through). Excludes kubeconfig/context. */
+  upstream?: string;
+  /** Kubeconfig for the upstream and its credentials; default `$KUBECONFIG` or `~/.kube/config`. */
+  kubeconfig?: string;
+  /** Context in the kubeconfig; default its current context. */
+  context?: string;
+  /** `HOST:PORT` (port 0 picks a free one); default 127.0.0.1:8001. */
+  listen?: ServerOptions['listen'];
+  /** Keep Secret `data`/`stringData` in the recording (redacted by default). */
+  keepSecrets?: boolean;
+  /** Where decoding and SQLite writes run: a worker thread (default) or the proxy's own thread. */
+  writer?: WriterBackendKind;
+  /** Fault rules: a rules file (YAML/JSON), rule data, or a FaultInjector; also managed at /_kubetape/faults. */
+  faults?: FaultsOption;
+}
+
+export interface RecordServer {
+  url: string;
+  /** The kubeconfig pointing clients at the proxy: `writeKubeconfig`, or a temporary file removed on close. */
+  kubeconfigPath: string;
+  admin: AdminApi;
+  /** The fault rules (also at /_kubetape/faults): add, list, remove, journal(). */
+  faults: FaultInjector;
+  /** Commits everything recorded so far (the writer also commits on its own every ~50 ms). */
+  flush(): Promise<WriterStats>;
+  /** Ends every open exchange, writes what is queued, commits and closes the file. */
+  close(): Promise<void>;
+}
+
+/** Starts the recording proxy: every request goes to the upstream and into the recording. */
+export async function record(options: RecordOptions): Promise<RecordServer> {
+  let upstream!: Upstream;
+  let queue!: RecordingQueue;
+  const server = await startModeServer({
+    listen: options.listen,
+    writeKubeconfig: options.writeKubeconfig,
+    logger: options.logger,
+    mode: 'record',
+    defaultListen: DEFAULT_LISTEN,
+    faults: (log) => FaultInjector.create(options.faults, { mode: 'record', log }),
+    async setUp({ log, admin, faults }) {
+      upstream = await resolveUpstream(options);
+      try {
+        queue = await RecordingQueue.start({
+          db: options.db,
+          keepSecrets: Boolean(options.keepSecrets),
+          log,
+          backend: options.writer,
+          meta: { tool: 'kubetape', mode: 'record', created_at: new Date().toISOString(), upstream: upstream.description },
+        });
+      } catch (err) {
+        upstream.close();
+        throw err;
+      }
+      const passthrough = new Passthrough(upstream, queue, log, recordFaults(faults));
+      return {
+        request: (req, res) => {
+          if (admin.handle(req, res)) return;
+          passthrough.web(req, res);
+        },
+        upgrade: (req, socket, head) => passthrough.upgrade(req, socket, head),
+        async close(stopListening) {
+          const ended = passthrough.shutdown();
+          await stopListening();
+          await ended;
+          upstream.close();
+          const stats = await queue.close();
+          log.info({ ...stats }, 'recording closed');
+        },
+      };
+    },
+  });
+  server.admin.add('GET', 'status', () => ({ mode: 'record', url: server.url, db: options.db, upstream: upstream.description, recording: queue.stats }));
+  server.admin.add('POST', 'flush', () => queue.flush());
+  server.log.info({ url: server.url, upstream: upstream.description, db: options.db }, 'recording');
+  return {
+    url: server.url,
+    kubeconfigPath: server.kubeconfigPath,
+    admin: server.admin,
+    faults: server.faults,
+    flush: () => queue.flush(),
+    close: server.close,
+  };
+}

@@ -1,0 +1,8 @@
+/** One column of a meta.k8s.io Table (`columnDefinitions[]`). */
+export interface TableColumnDefinition {
+  name: string;
+  type: string;
+  format: string;
+  description: string;
+  priority: number;
+}
