@@ -129,7 +129,7 @@ function diff(before: unknown, after: unknown, into: FieldNode, key: string): vo
       into.children.set(k, whole(child, k));
       continue;
     }
-    if (isLeaf(child, k)) {
+    if (!(isPlainObject(old) && isPlainObject(child)) && isLeaf(child, k)) {
       if (!sameValue(old, child)) into.children.set(k, node(true));
       continue;
     }

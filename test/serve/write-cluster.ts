@@ -12,6 +12,7 @@ export const NAMESPACES: ResourceRef = { version: 'v1', resource: 'namespaces', 
 export const PODS: ResourceRef = { version: 'v1', resource: 'pods', kind: 'Pod' };
 export const SECRETS: ResourceRef = { version: 'v1', resource: 'secrets', kind: 'Secret' };
 export const DEPLOYMENTS: ResourceRef = { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment' };
+export const ENDPOINTS: ResourceRef = { version: 'v1', resource: 'endpoints', kind: 'Endpoints' };
 export const LEASES: ResourceRef = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease' };
 
 function namespace(name: string, rv: number, terminating = false): Record<string, any> {
@@ -23,8 +24,8 @@ function namespace(name: string, rv: number, terminating = false): Record<string
 
 export function buildWriteRecording(path: string): void {
   const b = new ObjectLogBuilder(path);
-  b.list(NAMESPACES, { rv: 100, items: [namespace('default', 10), namespace('kube-system', 11), namespace('w', 90), namespace('wdel', 91, true)] });
-  for (const ref of [CONFIGMAPS, PODS, SECRETS, DEPLOYMENTS, LEASES]) b.list(ref, { rv: 100, items: [] });
+  b.list(NAMESPACES, { rv: 100, items: [namespace('default', 10), namespace('kube-system', 11), namespace('w', 90), namespace('wp', 92), namespace('wdel', 91, true)] });
+  for (const ref of [CONFIGMAPS, PODS, SECRETS, DEPLOYMENTS, LEASES, ENDPOINTS]) b.list(ref, { rv: 100, items: [] });
   b.close();
 }
 
