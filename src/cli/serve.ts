@@ -18,6 +18,7 @@ interface ServeArgs {
   'bookmark-interval': string;
   'log-level': (typeof LOG_LEVELS)[number];
   faults?: string;
+  seed?: number;
 }
 
 /** `kubetape serve`: an API server whose store is rebuilt from a recording. */
@@ -36,8 +37,10 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('speed', { type: 'number', default: 1, describe: 'with --clock realtime: how much faster than recorded the changes arrive (2 = twice as fast)' })
       .option('bookmark-interval', { type: 'string', default: '60s', describe: 'interval between watch bookmarks' })
       .option('log-level', { choices: LOG_LEVELS, default: 'info' as const, describe: 'log level (JSON lines on stderr)' })
-      .option('faults', { type: 'string', describe: 'fault rules file (YAML or JSON); also managed at /_kubetape/faults' }),
+      .option('faults', { type: 'string', describe: 'fault rules file (YAML or JSON); also managed at /_kubetape/faults' })
+      .option('seed', { type: 'number', describe: 'seed for generated names and uids (the same seed gives the same names)' }),
   handler: async (args) => {
+    if (args.seed !== undefined && !Number.isSafeInteger(args.seed)) throw new UsageError(`--seed must be an integer, got ${args.seed}`);
     const keep = args['keep-revisions'];
     if (keep !== undefined && (!Number.isInteger(keep) || keep < 0)) throw new UsageError(`--keep-revisions must be a non-negative integer, got ${keep}`);
     const server = await serve({
@@ -51,6 +54,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       bookmarkIntervalMs: duration('--bookmark-interval', args['bookmark-interval']),
       logger: createLogger({ level: args['log-level'] }),
       faults: args.faults,
+      seed: args.seed,
     });
     await runUntilSignal(server, 'kubetape serve listening on');
   },

@@ -1,7 +1,7 @@
 import type { Store } from '../store/store';
 import type { Reconstruction } from './reconstruction';
-import type { RecordedRevision } from './recorded-revision';
-import type { StoredObject } from './stored-object';
+import { RecordedRevision } from './recorded-revision';
+import { StoredObject } from './stored-object';
 
 /**
  * Where the served store stands in the recorded timeline: everything up to `position` is in
@@ -98,7 +98,11 @@ export class TimelineCursor {
       this.next++;
     }
     while (this.nextProgress < t.progress.length && t.progress[this.nextProgress]![0] <= rev) this.nextProgress++;
-    this.store.apply(changes, rev);
+    // Writes served since may have taken this revision: the recorded change is another client's
+    // write arriving now, at the next revision (revisions stay strictly increasing).
+    const at = rev > this.store.head ? rev : this.store.head + 1;
+    const applied = at === rev ? changes : changes.map(({ resource, revision: r }) => ({ resource, revision: restamp(r, at) }));
+    this.store.apply(applied, at);
     this.positionRev = rev;
     return changes.length;
   }
@@ -122,4 +126,9 @@ export class TimelineCursor {
     while (!this.atEnd) applied += this.step();
     return applied;
   }
+}
+
+/** A recorded change moved to revision `rev` (its object stamped with that resourceVersion). */
+function restamp(r: RecordedRevision, rev: number): RecordedRevision {
+  return new RecordedRevision(rev, r.key, StoredObject.stamped(r.value, String(rev)), r.deleted, r.recordedAt, r.provenance);
 }

@@ -1,11 +1,10 @@
 /**
  * The one place a serve request is dispatched: health, admin, discovery, then resource requests
- * (get / list / watch; writes are refused until the store takes them). Errors become the
- * apiserver's Status bodies.
+ * (get / list / watch, and writes: src/serve/writes). Errors become the apiserver's Status bodies.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestInfo } from '../k8s/request-info';
-import { StatusError, methodNotAllowed, resourceNotFound, statusFor } from '../k8s/status';
+import { StatusError, resourceNotFound, statusFor } from '../k8s/status';
 import type { Logger } from '../log/logger';
 import type { AdminApi } from '../http/admin';
 import { answerHealth } from '../http/health';
@@ -19,6 +18,7 @@ import { handleGet, handleList } from './resource-handlers';
 import type { ServedResources } from './served-resources';
 import { handleWatch } from './watch-handler';
 import { sendStatusBody } from './response-body';
+import { handleWrite, type WriteDeps } from './writes';
 
 export interface DispatchDeps {
   store: Store<StoredObject>;
@@ -30,6 +30,7 @@ export interface DispatchDeps {
   tooLargeWaitMs: number;
   bookmarkIntervalMs: number;
   watchTimeoutMs: number;
+  writes: WriteDeps;
 }
 
 /** Subresources answered like the object itself. */
@@ -80,7 +81,7 @@ async function dispatch(deps: DispatchDeps, req: IncomingMessage, res: ServerRes
     case 'watch':
       return handleWatch(ctx);
     default:
-      throw methodNotAllowed(`${method} is not allowed: the store kubetape serves is read-only`);
+      return handleWrite(ctx, deps.writes);
   }
 }
 

@@ -23,6 +23,9 @@ import { createDispatcher } from './dispatch';
 import type { AdvanceRequest, AdvanceResult, ServeOptions, ServeStatus } from './options';
 import { ALWAYS_SERVED, ServedResources } from './served-resources';
 import { sendStatusBody } from './response-body';
+import { defaultPatchers } from './writes';
+import { mulberry32 } from '../faults/random';
+import { randomInt } from 'node:crypto';
 
 export { CLOCK_MODES } from './options';
 export type { ClockMode, ServeOptions, ServeStatus, AdvanceRequest, AdvanceResult, ServeHooks, WatchFrameGuard, WatchStreamEnd } from './options';
@@ -127,6 +130,13 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
           tooLargeWaitMs: options.tooLargeWaitMs ?? 3000,
           bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
           watchTimeoutMs: options.watchTimeoutMs ?? 1800_000,
+          writes: {
+            store,
+            resources,
+            random: mulberry32(options.seed ?? randomInt(2 ** 32)),
+            now: () => store.clock.now(),
+            patchers: options.patchers ?? defaultPatchers(),
+          },
         }),
         async close(stopListening) {
           clock.stop();

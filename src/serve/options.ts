@@ -33,6 +33,10 @@ export interface ServeOptions extends ServerOptions {
   storeClock?: Clock;
   /** Extension points for fault injection. */
   hooks?: ServeHooks;
+  /** Seed of the generator of uids and generated names (default: random): the same seed and requests give the same names. */
+  seed?: number;
+  /** Patch appliers by Content-Type (default: merge and JSON patch); strategic merge and apply plug in here. */
+  patchers?: import('./writes/patchers').Patchers;
   /** Fault rules: a rules file (YAML/JSON), rule data, or a FaultInjector; also managed at /_kubetape/faults. */
   faults?: FaultsOption;
 }

@@ -1,0 +1,34 @@
+/**
+ * DELETE on a collection: the objects matching the label and field selectors, each deleted (or
+ * marked) as a DELETE of it would; the answer is the list of them as they were before, at the
+ * revision of that read (w4-deletecollection-labelselector).
+ */
+import { checkSupportedFields } from '../../k8s/field-selector';
+import { parseDeleteOptions } from '../../k8s/write-options';
+import { parseListOptions } from '../../k8s/list-options';
+import type { ResourceRequest } from '../resource-request';
+import { fallBack, representation } from '../resource-handlers';
+import { selectorFilter } from '../selectors';
+import { writeBody } from '../response-body';
+import { deleteObject } from './delete';
+import { readBody } from './request-body';
+import { currentObject } from './stored-write';
+import type { WriteDeps } from './write-deps';
+
+export async function handleDeleteCollection(ctx: ResourceRequest, deps: WriteDeps): Promise<void> {
+  const body = await readBody(ctx.req);
+  const options = parseDeleteOptions(ctx.info.query, body);
+  const listOptions = parseListOptions(ctx.info.query, false);
+  checkSupportedFields(listOptions.fieldSelector, ctx.info.apiGroup, ctx.info.resource);
+  const rev = deps.store.head;
+  const prefix = ctx.resource.namespaced && ctx.info.namespace ? `${ctx.info.namespace}/` : '';
+  const matched = ctx.resource.store.list({ rev, prefix, limit: 0, filter: selectorFilter(listOptions) }).items;
+  let encoder = representation(ctx, 'list');
+  encoder = fallBack(ctx, encoder, matched.map((r) => r.value), 'list');
+  for (const revision of matched) {
+    const live = ctx.resource.store.get(revision.key, deps.store.head);
+    if (!live) continue;
+    deleteObject(ctx, deps, revision.key, live, currentObject(ctx, live), options);
+  }
+  writeBody(ctx.req, ctx.res, 200, encoder.list({ resourceVersion: String(rev) }, matched.map((r) => r.value)), encoder.rep.contentType);
+}

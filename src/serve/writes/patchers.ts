@@ -1,0 +1,91 @@
+/**
+ * Patch appliers by request Content-Type: RFC 7386 merge patch (json-merge-patch) and RFC 6902
+ * JSON patch (fast-json-patch) are built in; strategic merge and server-side apply need the
+ * type's schema and plug in here (`patchers.set('application/strategic-merge-patch+json', …)`).
+ * A patch type kube-apiserver knows but nothing here applies is answered 415 with the
+ * apiserver's "unknown format" message listing what is accepted.
+ */
+import { applyPatch, JsonPatchError, type Operation } from 'fast-json-patch';
+import { apply as mergePatch } from 'json-merge-patch';
+import { goJsonSyntaxError } from '../../k8s/go-json';
+import { badRequestMessage, patchRejected, unsupportedBodyType, unsupportedPatchType } from '../../k8s/write-status';
+
+type Obj = Record<string, any>;
+
+export const MERGE_PATCH = 'application/merge-patch+json';
+export const JSON_PATCH = 'application/json-patch+json';
+export const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
+export const APPLY_PATCH = 'application/apply-patch+yaml';
+/** Every patch type kube-apiserver knows. */
+export const PATCH_TYPES = [JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, APPLY_PATCH] as const;
+
+/** What a patcher is given: the current object (a copy it may change) and the patch bytes. */
+export interface PatchInput {
+  current: Obj;
+  patch: Buffer;
+}
+
+/** Applies one patch type; returns the patched object or throws the apiserver's StatusError. */
+export type Patcher = (input: PatchInput) => Obj;
+
+export type Patchers = Map<string, Patcher>;
+
+export function defaultPatchers(): Patchers {
+  return new Map<string, Patcher>([
+    [MERGE_PATCH, applyMergePatch],
+    [JSON_PATCH, applyJsonPatch],
+  ]);
+}
+
+/** The patcher for a request's Content-Type (parameters dropped; the type matched case-sensitively), or the 415. */
+export function patcherFor(patchers: Patchers, contentType: string | undefined): Patcher {
+  const type = (contentType ?? '').split(';')[0]!.trim();
+  const patcher = patchers.get(type);
+  if (patcher) return patcher;
+  if ((PATCH_TYPES as readonly string[]).includes(type)) throw unsupportedBodyType(PATCH_TYPES.filter((t) => patchers.has(t)));
+  throw unsupportedPatchType();
+}
+
+export function applyMergePatch({ current, patch }: PatchInput): Obj {
+  const parsed = decodePatch(patch);
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw badRequestMessage(`error decoding patch: json: cannot unmarshal ${goKind(parsed)} into Go value of type map[string]interface {}`);
+  }
+  try {
+    return mergePatch(current, parsed) as Obj;
+  } catch {
+    throw patchRejected();
+  }
+}
+
+export function applyJsonPatch({ current, patch }: PatchInput): Obj {
+  const ops = decodePatch(patch);
+  if (ops !== null && !Array.isArray(ops)) {
+    throw badRequestMessage(`error decoding patch: json: cannot unmarshal ${goKind(ops)} into Go value of type []handlers.jsonPatchOp`);
+  }
+  for (const op of ops ?? []) {
+    if (op !== null && (typeof op !== 'object' || Array.isArray(op))) {
+      throw badRequestMessage(`error decoding patch: json: cannot unmarshal ${goKind(op)} into Go value of type handlers.jsonPatchOp`);
+    }
+  }
+  try {
+    return applyPatch(current, (ops ?? []) as Operation[], true, true).newDocument as Obj;
+  } catch (err) {
+    if (err instanceof JsonPatchError || err instanceof Error) throw patchRejected();
+    throw err;
+  }
+}
+
+function decodePatch(patch: Buffer): unknown {
+  const syntax = goJsonSyntaxError(patch);
+  if (syntax) throw badRequestMessage(`error decoding patch: ${syntax}`);
+  return JSON.parse(patch.toString('utf8'));
+}
+
+/** The JSON kind Go's UnmarshalTypeError names. */
+export function goKind(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  if (value === null) return 'null';
+  if (typeof value === 'boolean') return 'bool';
+  return typeof value === 'object' ? 'object' : typeof value;
+}

@@ -1,0 +1,187 @@
+/**
+ * The object a create or update stores, from the request's object and the current state: system
+ * metadata set or carried over, validation (422), optimistic concurrency (409), generation,
+ * status kept apart, managedFields — before anything is stored, so a failure changes nothing.
+ */
+import { validateConfigData, validateConfigUpdate } from '../../k8s/config-validation';
+import type { FieldError } from '../../k8s/field-errors';
+import { trackedPart, updateManagedFields, ZERO_OBJECT, type ManagedFieldsEntry, type ManagedScope } from '../../k8s/managed-fields';
+import { generateName, nameValidatorFor, randomUid, type Random } from '../../k8s/names';
+import { validateObjectMeta, validateObjectMetaUpdate } from '../../k8s/object-meta-validation';
+import { internalError } from '../../k8s/status';
+import { invalidObject, storageError, writeConflict, OBJECT_MODIFIED } from '../../k8s/write-status';
+import type { ServedResource } from '../served-resources';
+import type { ResourceRules } from './resource-rules';
+import { timestamp } from './write-deps';
+
+type Obj = Record<string, any>;
+
+/** The resource written to and the URL's namespace. */
+export interface WriteTarget {
+  resource: ServedResource;
+  rules: ResourceRules;
+  namespace: string;
+}
+
+/** Who writes and when. */
+export interface Actor {
+  manager: string;
+  now: number;
+  random: Random;
+}
+
+export function invalid(target: WriteTarget, name: string, errs: FieldError[]): Error {
+  return invalidObject(target.resource.codec.type.kind, target.resource.info.group, name, errs);
+}
+
+/** A create's object up to (not including) its resourceVersion; throws the 422 or the 500 for a set resourceVersion. */
+export function prepareCreate(obj: Obj, target: WriteTarget, actor: Actor): Obj {
+  const { resource, rules } = target;
+  const meta = obj.metadata as Obj;
+  if (resource.namespaced) meta.namespace = target.namespace;
+  else delete meta.namespace;
+  if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName, actor.random);
+  applyCreateDefaults(obj, resource.info.resource, rules);
+  const errs = [
+    ...validateObjectMeta(meta, resource.namespaced, nameValidatorFor(resource.info.group, resource.info.resource)),
+    ...validateConfigData(resource.codec.type.kind, obj),
+  ];
+  if (errs.length > 0) throw invalid(target, meta.name ?? '', errs);
+  if (meta.resourceVersion) throw storageError('resourceVersion should not be set on objects to be created');
+  meta.uid = randomUid(actor.random);
+  meta.creationTimestamp = timestamp(actor.now);
+  delete meta.selfLink;
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+  if (rules.tracksGeneration) meta.generation = 1;
+  const scope: ManagedScope = rules.hasStatus ? 'main' : 'all';
+  const entries = updateManagedFields({
+    entries: [],
+    manager: actor.manager,
+    apiVersion: resource.codec.type.apiVersion,
+    time: timestamp(actor.now),
+    before: ZERO_OBJECT,
+    after: trackedPart(obj, scope),
+    whole: trackedPart(obj, 'all'),
+  });
+  setManagedFields(meta, entries);
+  return obj;
+}
+
+/** What the registry strategies set on create that the fieldmanager then records as the creator's. */
+function applyCreateDefaults(obj: Obj, resource: string, rules: ResourceRules): void {
+  if (!rules.builtin) return;
+  const meta = obj.metadata as Obj;
+  if (resource === 'namespaces') {
+    meta.labels = { ...(meta.labels ?? {}), 'kubernetes.io/metadata.name': meta.name };
+    obj.spec = { ...(obj.spec ?? {}), finalizers: obj.spec?.finalizers ?? ['kubernetes'] };
+    obj.status = { phase: 'Active' };
+    return;
+  }
+  if (resource === 'secrets') {
+    if (obj.stringData && typeof obj.stringData === 'object') {
+      obj.data = { ...(obj.data ?? {}) };
+      for (const [k, v] of Object.entries(obj.stringData as Obj)) obj.data[k] = Buffer.from(String(v), 'utf8').toString('base64');
+      delete obj.stringData;
+    }
+    obj.type ??= 'Opaque';
+  }
+  if (rules.hasStatus) obj.status = resource === 'pods' ? { phase: 'Pending', qosClass: 'BestEffort' } : {};
+}
+
+export interface UpdateMode {
+  /** PUT: a different uid is a failed precondition (409); PATCH: an immutable field (422). */
+  verb: 'update' | 'patch';
+  /** '' or 'status'. */
+  subresource: string;
+}
+
+/**
+ * An update's object from the current state `old` and the requested `next` (a PUT body or the
+ * patched object): the resourceVersion precondition, system fields carried over, status from
+ * the right side, validation, generation, managedFields. The result keeps old's resourceVersion.
+ */
+export function prepareUpdate(old: Obj, next: Obj, target: WriteTarget, actor: Actor, mode: UpdateMode): Obj {
+  const { resource, rules } = target;
+  const oldMeta = old.metadata as Obj;
+  const nextMeta = (next.metadata ?? {}) as Obj;
+  const name = oldMeta.name as string;
+  const rv = nextMeta.resourceVersion as string | undefined;
+  if (rv) {
+    if (!/^\d+$/.test(rv)) throw storageError(`strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`);
+    if (rv !== oldMeta.resourceVersion) throw writeConflict(resource.info.resource, resource.info.group, name, OBJECT_MODIFIED);
+  }
+  if (mode.verb === 'update' && nextMeta.uid && nextMeta.uid !== oldMeta.uid) {
+    const key = `/registry/${resource.info.resource}/${resource.namespaced ? `${oldMeta.namespace}/` : ''}${name}`;
+    throw writeConflict(resource.info.resource, resource.info.group, name,
+      `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${nextMeta.uid}, UID in object meta: ${oldMeta.uid}`);
+  }
+  let result: Obj;
+  if (mode.subresource === 'status') {
+    result = structuredClone(old);
+    if (next.status === undefined) delete result.status;
+    else result.status = next.status;
+  } else {
+    result = next;
+    result.kind = old.kind;
+    result.apiVersion = old.apiVersion;
+    if (rules.hasStatus) {
+      if (old.status === undefined) delete result.status;
+      else result.status = structuredClone(old.status);
+    }
+  }
+  const meta = (result.metadata ??= {}) as Obj;
+  const uid = mode.verb === 'patch' && nextMeta.uid ? nextMeta.uid : oldMeta.uid;
+  for (const k of ['name', 'namespace', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'resourceVersion'] as const) {
+    if (oldMeta[k] === undefined) delete meta[k];
+    else meta[k] = oldMeta[k];
+  }
+  meta.uid = uid;
+  delete meta.selfLink;
+  const kind = resource.codec.type.kind;
+  const errs = [...validateObjectMetaUpdate(meta, oldMeta), ...validateConfigData(kind, result), ...validateConfigUpdate(kind, result, old)];
+  if (errs.length > 0) throw invalid(target, name, errs);
+  const generation = nextGeneration(old, result, rules);
+  if (generation === undefined) delete meta.generation;
+  else meta.generation = generation;
+  const clearManaged = Array.isArray(nextMeta.managedFields) && nextMeta.managedFields.length === 0 && mode.subresource === '';
+  if (clearManaged) delete meta.managedFields;
+  else {
+    const scope: ManagedScope = mode.subresource === 'status' ? 'status' : rules.hasStatus ? 'main' : 'all';
+    const given = Array.isArray(meta.managedFields) ? (meta.managedFields as ManagedFieldsEntry[]) : ((oldMeta.managedFields ?? []) as ManagedFieldsEntry[]);
+    const entries = updateManagedFields({
+      entries: given.filter((e) => e && typeof e === 'object' && typeof e.manager === 'string'),
+      manager: actor.manager,
+      apiVersion: resource.codec.type.apiVersion,
+      time: timestamp(actor.now),
+      subresource: mode.subresource || undefined,
+      before: trackedPart(old, scope),
+      after: trackedPart(result, scope),
+      whole: trackedPart(result, 'all'),
+    });
+    setManagedFields(meta, entries);
+  }
+  return result;
+}
+
+/** generation: tracked kinds +1 when anything but metadata and status changed (Deployments: annotations too); others keep the stored value. */
+function nextGeneration(old: Obj, result: Obj, rules: ResourceRules): number | undefined {
+  const oldGen = old.metadata?.generation as number | undefined;
+  if (!rules.tracksGeneration) return oldGen;
+  const base = oldGen ?? 1;
+  const body = (o: Obj) => JSON.stringify(Object.entries(o).filter(([k]) => k !== 'metadata' && k !== 'status' && k !== 'kind' && k !== 'apiVersion').sort(([a], [b]) => (a < b ? -1 : 1)));
+  const annotations = (o: Obj) => JSON.stringify(Object.entries(o.metadata?.annotations ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)));
+  const changed = body(old) !== body(result) || (rules.generationWithAnnotations && annotations(old) !== annotations(result));
+  return changed ? base + 1 : base;
+}
+
+function setManagedFields(meta: Obj, entries: ManagedFieldsEntry[]): void {
+  if (entries.length > 0) meta.managedFields = entries;
+  else delete meta.managedFields;
+}
+
+/** Guards against a stored object the write path cannot read. */
+export function assertObject(value: unknown): Obj {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw internalError('stored object is not a JSON object');
+  return value as Obj;
+}

@@ -1,0 +1,150 @@
+/**
+ * A write's request body: read up to the apiserver's 3 MiB limit (413 beyond), then for
+ * create/update decoded by Content-Type into an object of the URL's kind, with the apiserver's
+ * 415 and 400 answers (reference/apiserver-facts-writes.md, w1-create-*).
+ */
+import type { IncomingMessage } from 'node:http';
+import YAML from 'yaml';
+import { goJsonSyntaxError } from '../../k8s/go-json';
+import { badRequestMessage, entityTooLarge, unsupportedBodyType } from '../../k8s/write-status';
+import type { ServedResource } from '../served-resources';
+import { goKind } from './patchers';
+
+type Obj = Record<string, any>;
+
+/** kube-apiserver's request body limit (MaxRequestBodyBytes). */
+export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
+
+/** Body media types a write is decoded from. Protobuf needs the type's schema: refused with the 415 of a resource without protobuf. */
+export const DECODED_BODY_TYPES = ['application/json', 'application/yaml'] as const;
+
+export async function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BYTES): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    throw entityTooLarge(limit);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      req.resume();
+      throw entityTooLarge(limit);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The body's media type, or the 415 (checked before the body is read, as the apiserver does). */
+export function checkBodyType(contentType: string | undefined): string {
+  const type = mediaType(contentType);
+  if (type === 'application/json' || type === 'application/yaml') return type;
+  throw unsupportedBodyType(type === 'application/vnd.kubernetes.protobuf' ? DECODED_BODY_TYPES : [...DECODED_BODY_TYPES, 'application/vnd.kubernetes.protobuf']);
+}
+
+/** The media type of a Content-Type header, lowercased, parameters dropped; JSON when absent. */
+export function mediaType(contentType: string | undefined): string {
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  return type || 'application/json';
+}
+
+/**
+ * The object a create or update sends, checked against the URL's kind and version: missing
+ * kind/apiVersion are filled in; another kind or version is the apiserver's 400.
+ */
+export function decodeObject(body: Buffer, type: string, resource: ServedResource, knownKinds: ReadonlySet<string>): Obj {
+  const { kind } = resource.codec.type;
+  const value = type === 'application/yaml' ? parseYaml(body, kind) : parseJson(body, kind);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw unrecognized(kind, `couldn't get version/kind; json parse error: json: cannot unmarshal ${goKind(value)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`, body);
+  }
+  return checkObject(value as Obj, resource, knownKinds);
+}
+
+/** kind/apiVersion against the URL's, and ObjectMeta's field types (a patched object is checked again). */
+export function checkObject(obj: Obj, resource: ServedResource, knownKinds: ReadonlySet<string>): Obj {
+  checkTypeMeta(obj, resource, knownKinds);
+  checkMetadataShape(obj, resource.codec.type.kind);
+  return obj;
+}
+
+function parseJson(body: Buffer, kind: string): unknown {
+  const syntax = goJsonSyntaxError(body);
+  if (syntax) throw unrecognized(kind, `couldn't get version/kind; json parse error: ${syntax}`, body);
+  return JSON.parse(body.toString('utf8'));
+}
+
+function parseYaml(body: Buffer, kind: string): unknown {
+  if (body.length === 0) throw unrecognized(kind, "couldn't get version/kind; json parse error: unexpected end of JSON input", body);
+  try {
+    return YAML.parse(body.toString('utf8'), { version: '1.1' });
+  } catch (err) {
+    throw badRequestMessage(`error converting YAML to JSON: ${(err as Error).message.split('\n')[0]}`);
+  }
+}
+
+/** transformDecodeError without a kind: `the object provided is unrecognized (must be of type K): err (summary)`. */
+function unrecognized(kind: string, err: string, body: Buffer): Error {
+  return badRequestMessage(`the object provided is unrecognized (must be of type ${kind}): ${err} (${summarizeData(body, 30)})`);
+}
+
+/** summarizeData: `<empty>`, the text of a `{…` body, else hex; cut at `max` bytes with ` ...`. */
+export function summarizeData(data: Buffer, max: number): string {
+  if (data.length === 0) return '<empty>';
+  const cut = data.length > max ? data.subarray(0, max) : data;
+  const text = data[0] === 0x7b ? cut.toString('utf8') : cut.toString('hex');
+  return data.length > max ? `${text} ...` : text;
+}
+
+function checkTypeMeta(obj: Obj, resource: ServedResource, knownKinds: ReadonlySet<string>): void {
+  const { kind, apiVersion } = resource.codec.type;
+  if (obj.kind !== undefined && typeof obj.kind !== 'string') throw badRequestMessage(`${kind} in version "${resource.info.version}" cannot be handled as a ${kind}: json: cannot unmarshal ${goKind(obj.kind)} into Go struct field .kind of type string`);
+  if (obj.apiVersion !== undefined && typeof obj.apiVersion !== 'string') throw badRequestMessage(`${kind} in version "${resource.info.version}" cannot be handled as a ${kind}: json: cannot unmarshal ${goKind(obj.apiVersion)} into Go struct field .apiVersion of type string`);
+  const givenKind = obj.kind || kind;
+  const givenVersion = obj.apiVersion || apiVersion;
+  const version = givenVersion.includes('/') ? givenVersion.slice(givenVersion.indexOf('/') + 1) : givenVersion;
+  const prefix = `${givenKind} in version "${version}" cannot be handled as a ${kind}: `;
+  if (givenVersion !== apiVersion) {
+    throw badRequestMessage(`${prefix}no kind "${givenKind}" is registered for version "${givenVersion}" in scheme "k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30"`);
+  }
+  if (givenKind !== kind) {
+    if (knownKinds.has(givenKind)) {
+      const internalGroup = resource.info.group ? resource.info.group.split('.')[0] : 'core';
+      throw badRequestMessage(`${prefix}converting (${version}.${givenKind}) to (${internalGroup}.${kind}): unknown conversion`);
+    }
+    throw badRequestMessage(`${prefix}no kind "${givenKind}" is registered for version "${givenVersion}" in scheme "k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30"`);
+  }
+  obj.kind = kind;
+  obj.apiVersion = apiVersion;
+}
+
+const META_STRINGS = ['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion'];
+const META_INTS = ['generation', 'deletionGracePeriodSeconds'];
+const META_STRING_MAPS = ['labels', 'annotations'];
+const META_LISTS = ['ownerReferences', 'finalizers', 'managedFields'];
+
+/** The ObjectMeta fields must have their Go types (a decode error otherwise). */
+function checkMetadataShape(obj: Obj, kind: string): void {
+  const fail = (value: unknown, field: string, goType: string) =>
+    badRequestMessage(`${obj.kind} in version "${String(obj.apiVersion).split('/').pop()}" cannot be handled as a ${kind}: json: cannot unmarshal ${goKind(value)} into Go struct field ${field} of type ${goType}`);
+  const meta = obj.metadata;
+  if (meta === undefined || meta === null) {
+    obj.metadata = {};
+    return;
+  }
+  if (typeof meta !== 'object' || Array.isArray(meta)) throw fail(meta, `${kind}.metadata`, 'v1.ObjectMeta');
+  for (const k of META_STRINGS) if (meta[k] !== undefined && meta[k] !== null && typeof meta[k] !== 'string') throw fail(meta[k], `ObjectMeta.metadata.${k}`, 'string');
+  for (const k of META_INTS) if (meta[k] !== undefined && meta[k] !== null && !Number.isInteger(meta[k])) throw fail(meta[k], `ObjectMeta.metadata.${k}`, 'int64');
+  for (const k of META_STRING_MAPS) {
+    const m = meta[k];
+    if (m === undefined || m === null) continue;
+    if (typeof m !== 'object' || Array.isArray(m)) throw fail(m, `ObjectMeta.metadata.${k}`, 'map[string]string');
+    for (const v of Object.values(m)) if (typeof v !== 'string') throw fail(v, `ObjectMeta.metadata.${k}`, 'string');
+  }
+  for (const k of META_LISTS) if (meta[k] !== undefined && meta[k] !== null && !Array.isArray(meta[k])) throw fail(meta[k], `ObjectMeta.metadata.${k}`, k === 'finalizers' ? '[]string' : '[]v1.' + (k === 'ownerReferences' ? 'OwnerReference' : 'ManagedFieldsEntry'));
+  if (Array.isArray(meta.finalizers)) for (const f of meta.finalizers) if (typeof f !== 'string') throw fail(f, 'ObjectMeta.metadata.finalizers', 'string');
+  for (const k of ['creationTimestamp', 'deletionTimestamp']) if (meta[k] !== undefined && meta[k] !== null && typeof meta[k] !== 'string') throw fail(meta[k], `ObjectMeta.metadata.${k}`, 'v1.Time');
+  for (const k of [...META_STRINGS, ...META_INTS, ...META_STRING_MAPS, ...META_LISTS, 'creationTimestamp', 'deletionTimestamp']) if (meta[k] === null) delete meta[k];
+}

@@ -1,0 +1,88 @@
+/**
+ * Between the write handlers and the store: the current state of a key, committing a new state
+ * or a deletion as one revision (src/store/commit.ts), and the response in the negotiated
+ * representation.
+ */
+import { objectKey } from '../../store/revision';
+import { commitWrite } from '../../store/commit';
+import type { Revision } from '../../store/revision';
+import type { StoredObject } from '../../reconstruct';
+import { orderObject } from '../../k8s/object-order';
+import { goJson } from '../../wire/json-spans';
+import type { ResourceRequest } from '../resource-request';
+import { fallBack, representation } from '../resource-handlers';
+import { writeBody } from '../response-body';
+import type { WriteDeps } from './write-deps';
+import { objectOf, WrittenObject } from './written-object';
+
+type Obj = Record<string, any>;
+
+export function keyOf(ctx: ResourceRequest, name: string): string {
+  return objectKey(ctx.resource.namespaced ? ctx.info.namespace : '', name);
+}
+
+/** The live revision of `key` at the head, or undefined. */
+export function currentRevision(ctx: ResourceRequest, deps: WriteDeps, key: string): Revision<StoredObject> | undefined {
+  return ctx.resource.store.get(key, deps.store.head);
+}
+
+/** The live state as an object the caller may change, its resourceVersion set from the revision. */
+export function currentObject(ctx: ResourceRequest, revision: Revision<StoredObject>): Obj {
+  const obj = objectOf(revision.value, ctx.resource.codec.type);
+  obj.metadata ??= {};
+  obj.metadata.resourceVersion ??= String(revision.rev);
+  return obj;
+}
+
+/** The object in the apiserver's key order (custom resources: every key sorted). */
+export function finalObject(ctx: ResourceRequest, obj: Obj): Obj {
+  return ctx.resource.info.unstructured ? sortKeys(obj) as Obj : orderObject(obj);
+}
+
+/** The same object with another resourceVersion, keys in order. */
+function withRv(ctx: ResourceRequest, obj: Obj, rev: number): WrittenObject {
+  const copy = { ...obj, metadata: { ...obj.metadata, resourceVersion: String(rev) } };
+  return new WrittenObject(finalObject(ctx, copy));
+}
+
+/** Stores `obj` as the key's next state; returns the stored value (resourceVersion = the new revision). */
+export function commitObject(ctx: ResourceRequest, deps: WriteDeps, key: string, obj: Obj): WrittenObject {
+  let stored!: WrittenObject;
+  commitWrite(deps.store, [{ resource: ctx.resource.store.id, key, value: (rev) => (stored = withRv(ctx, obj, rev)) }]);
+  return stored;
+}
+
+/** Stores the key's deletion; the DELETED event carries `last` (the object as last stored) at the new revision. */
+export function commitDeletion(ctx: ResourceRequest, deps: WriteDeps, key: string, last: Obj): WrittenObject {
+  let stored!: WrittenObject;
+  commitWrite(deps.store, [{ resource: ctx.resource.store.id, key, deleted: true, value: (rev) => (stored = withRv(ctx, last, rev)) }]);
+  return stored;
+}
+
+/** An object that is not stored (dry run, no-op answers): in key order, as it is. */
+export function unstored(ctx: ResourceRequest, obj: Obj): WrittenObject {
+  return new WrittenObject(finalObject(ctx, obj));
+}
+
+/** Answers with an object in the negotiated representation (JSON when protobuf cannot be written). */
+export function respondObject(ctx: ResourceRequest, code: number, value: StoredObject): void {
+  const encoder = fallBack(ctx, representation(ctx, 'object'), [value], 'object');
+  writeBody(ctx.req, ctx.res, code, encoder.object(value), encoder.rep.contentType);
+}
+
+/** Answers with a JSON value that is no stored object (a Status of success, a list of deleted objects). */
+export function respondJson(ctx: ResourceRequest, code: number, value: unknown): void {
+  writeBody(ctx.req, ctx.res, code, goJson(value), 'application/json');
+}
+
+export function sameObject(a: Obj, b: Obj): boolean {
+  return goJson(a) === goJson(b);
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (!value || typeof value !== 'object') return value;
+  const out: Obj = {};
+  for (const k of Object.keys(value).sort()) out[k] = sortKeys((value as Obj)[k]);
+  return out;
+}

@@ -1,0 +1,61 @@
+/** PUT: update (200), create for the kinds that allow it (201), and the end of every update (no-op, last finalizer, dry run). */
+import { parseWriteOptions } from '../../k8s/write-options';
+import { notFound, resourceNotFound } from '../../k8s/status';
+import { badRequestMessage } from '../../k8s/write-status';
+import type { StoredObject } from '../../reconstruct';
+import type { Revision } from '../../store/revision';
+import type { ResourceRequest } from '../resource-request';
+import { createObject, NAMESPACE_MISMATCH } from './create';
+import { prepareUpdate, type UpdateMode } from './prepare';
+import { checkBodyType, decodeObject, readBody } from './request-body';
+import { commitDeletion, commitObject, currentObject, currentRevision, finalObject, keyOf, respondObject, sameObject, unstored } from './stored-write';
+import type { WriteDeps } from './write-deps';
+import { actor, admitNamespace, servedKinds, writeTarget } from './write-request';
+
+type Obj = Record<string, any>;
+
+export async function handleUpdate(ctx: ResourceRequest, deps: WriteDeps): Promise<void> {
+  const target = writeTarget(ctx);
+  if (ctx.info.subresource && !(ctx.info.subresource === 'status' && target.rules.hasStatus)) throw resourceNotFound();
+  const contentType = checkBodyType(ctx.req.headers['content-type']);
+  const body = await readBody(ctx.req);
+  const options = parseWriteOptions('update', ctx.info.query);
+  const obj = decodeObject(body, contentType, ctx.resource, servedKinds(ctx, deps));
+  const name = ctx.info.name;
+  const bodyName = obj.metadata.name as string | undefined;
+  if (!bodyName) throw badRequestMessage(`the name of the object (${name} based on URL) was undeterminable: name must be provided`);
+  if (bodyName !== name) throw badRequestMessage(`the name of the object (${bodyName}) does not match the name on the URL (${name})`);
+  if (ctx.resource.namespaced && obj.metadata.namespace && obj.metadata.namespace !== ctx.info.namespace) throw badRequestMessage(NAMESPACE_MISMATCH);
+  const key = keyOf(ctx, name);
+  const current = currentRevision(ctx, deps, key);
+  if (!current) {
+    if (!target.rules.createOnUpdate || ctx.info.subresource) throw notFound(ctx.resource.info.resource, name, ctx.resource.info.group);
+    admitNamespace(ctx, deps, name);
+    return createObject(ctx, deps, obj, options.dryRun, options.fieldManager);
+  }
+  const old = currentObject(ctx, current);
+  const result = prepareUpdate(old, obj, target, actor(ctx, deps, options.fieldManager), { verb: 'update', subresource: ctx.info.subresource });
+  finishUpdate(ctx, deps, key, current, old, result, options.dryRun);
+}
+
+/**
+ * Stores an update's result and answers 200: nothing when it changes nothing (same
+ * resourceVersion, no event); the deletion when it removes the last finalizer of an object being
+ * deleted (the answer shows the object without finalizers at the old resourceVersion, the
+ * DELETED event the object as last stored); the new state otherwise. Dry run stores nothing.
+ */
+export function finishUpdate(ctx: ResourceRequest, deps: WriteDeps, key: string, current: Revision<StoredObject>, old: Obj, result: Obj, dryRun: boolean): void {
+  const final = finalObject(ctx, result);
+  if (old.metadata?.deletionTimestamp && !(final.metadata?.finalizers?.length > 0)) {
+    if (!dryRun) commitDeletion(ctx, deps, key, old);
+    respondObject(ctx, 200, unstored(ctx, final));
+    return;
+  }
+  if (sameObject(final, finalObject(ctx, old))) {
+    respondObject(ctx, 200, current.value);
+    return;
+  }
+  respondObject(ctx, 200, dryRun ? unstored(ctx, final) : commitObject(ctx, deps, key, final));
+}
+
+export type { UpdateMode };

@@ -1,0 +1,147 @@
+/**
+ * What writes do to the store as clients observe it: one revision and one watch event per write,
+ * none for a failing request, a no-op or a dry run; recorded changes after a write are another
+ * client's write (409 for the stale resourceVersion); a seeded fuzz of bad bodies and patches.
+ */
+import { mulberry32 } from '../../src/faults/random';
+import { get, watch } from '../support/http-client';
+import { send } from './write-transcripts';
+import { writeCluster, type WriteCluster } from './write-cluster';
+import { tempTxRecording } from './tx-recording';
+import { serve } from '../../src/serve';
+
+const CM = '/api/v1/namespaces/w/configmaps';
+const JSON_CT = { 'Content-Type': 'application/json', 'User-Agent': 'probe/1.0' };
+
+describe('serve writes: store and watch', () => {
+  let c: WriteCluster;
+  beforeEach(async () => {
+    c = await writeCluster();
+  });
+  afterEach(() => c.close());
+
+  const state = async () => ({ head: c.api.status().headResourceVersion, list: (await get(`${c.api.url}${CM}`)).text });
+  const req = (method: string, path: string, body?: string, ct = 'application/json') => send(c.api.url + path, method, { 'Content-Type': ct, 'User-Agent': 'probe/1.0' }, body);
+
+  it('a failing request leaves the store as it was: no revision, no event, no partial object', async () => {
+    await req('POST', CM, '{"metadata":{"name":"cm-a","finalizers":["example.com/keep"]},"data":{"k":"v"}}');
+    await req('POST', CM, '{"metadata":{"name":"cm-imm"},"data":{"k":"v"},"immutable":true}');
+    const before = await state();
+    const w = watch(`${c.api.url}${CM}?watch=1&resourceVersion=${before.head}`);
+    const bad: Array<[string, string, string | undefined, string?]> = [
+      ['POST', CM, 'this is not json'],
+      ['POST', CM, ''],
+      ['POST', CM, '{"metadata":{"name":"Bad_Name"}}'],
+      ['POST', CM, '{"metadata":{"name":"cm-a"}}'],
+      ['POST', CM, '{"metadata":{"name":"x","resourceVersion":"5"}}'],
+      ['POST', CM, '{"kind":"Secret","metadata":{"name":"x"}}'],
+      ['POST', CM, '{"metadata":{"name":"x"}}', 'text/plain'],
+      ['POST', '/api/v1/namespaces/nosuch/configmaps', '{"metadata":{"name":"x"}}'],
+      ['POST', '/api/v1/namespaces/wdel/configmaps', '{"metadata":{"name":"x"}}'],
+      ['PUT', `${CM}/cm-a`, '{"metadata":{"name":"cm-a","resourceVersion":"1"},"data":{"k":"stale"}}'],
+      ['PUT', `${CM}/cm-imm`, '{"metadata":{"name":"cm-imm"},"data":{"k":"changed"},"immutable":true}'],
+      ['PATCH', `${CM}/cm-a`, '[{"op":"test","path":"/data/k","value":"nope"},{"op":"replace","path":"/data/k","value":"x"}]', 'application/json-patch+json'],
+      ['PATCH', `${CM}/cm-a`, '[{"op":"frobnicate","path":"/data/k"}]', 'application/json-patch+json'],
+      ['PATCH', `${CM}/cm-a`, '{"data":', 'application/merge-patch+json'],
+      ['PATCH', `${CM}/cm-a`, '{"metadata":{"uid":"00000000-0000-0000-0000-000000000001"}}', 'application/merge-patch+json'],
+      ['PATCH', `${CM}/cm-a`, '{"data":{"k":"x"}}', 'application/strategic-merge-patch+json'],
+      ['DELETE', `${CM}/cm-a`, '{"preconditions":{"uid":"00000000-0000-0000-0000-000000000001"}}'],
+      ['DELETE', `${CM}/cm-a`, '{"propagationPolicy":"Sideways"}'],
+      ['POST', `${CM}?dryRun=bogus`, '{"metadata":{"name":"x"}}'],
+    ];
+    for (const [method, path, body, ct] of bad) {
+      const r = await req(method, path, body, ct);
+      expect({ method, path, status: r.status >= 400 }).toEqual({ method, path, status: true });
+      expect(await state()).toEqual(before);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    expect(w.lines).toEqual([]);
+    w.close();
+  });
+
+  it('watchers see ADDED, MODIFIED, DELETED; nothing for a no-op or a dry run; the last finalizer\'s removal is DELETED at a new revision', async () => {
+    const w = watch(`${c.api.url}${CM}?watch=1&resourceVersion=100`);
+    const a = await req('POST', CM, '{"metadata":{"name":"cm-w","labels":{"x":"y"}},"data":{"k":"v"}}');
+    const rv1 = JSON.parse(a.body).metadata.resourceVersion;
+    const u = await req('PUT', `${CM}/cm-w`, `{"metadata":{"name":"cm-w","resourceVersion":"${rv1}","labels":{"x":"y"}},"data":{"k":"v2"}}`);
+    const rv2 = JSON.parse(u.body).metadata.resourceVersion;
+    const noop = await req('PATCH', `${CM}/cm-w`, '{}', 'application/merge-patch+json');
+    expect(JSON.parse(noop.body).metadata.resourceVersion).toBe(rv2);
+    expect((await req('POST', `${CM}?dryRun=All`, '{"metadata":{"name":"cm-dry"}}')).status).toBe(201);
+    expect((await get(`${c.api.url}${CM}/cm-dry`)).status).toBe(404);
+    await req('PATCH', `${CM}/cm-w`, '{"metadata":{"finalizers":["example.com/keep"]}}', 'application/merge-patch+json');
+    const del = await req('DELETE', `${CM}/cm-w`);
+    expect(JSON.parse(del.body).metadata.deletionTimestamp).toBeDefined();
+    const fin = await req('PATCH', `${CM}/cm-w`, '{"metadata":{"finalizers":null}}', 'application/merge-patch+json');
+    expect(fin.status).toBe(200);
+    expect((await get(`${c.api.url}${CM}/cm-w`)).status).toBe(404);
+    const lines = (await w.waitFor(5)).map((l) => JSON.parse(l));
+    expect(lines.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED', 'MODIFIED', 'MODIFIED', 'DELETED']);
+    const rvs = lines.map((e) => Number(e.object.metadata.resourceVersion));
+    expect(rvs).toEqual([...rvs].sort((x, y) => x - y));
+    expect(new Set(rvs).size).toBe(rvs.length);
+    expect(lines[4].object.metadata.finalizers).toEqual(['example.com/keep']);
+    expect(Number(lines[4].object.metadata.resourceVersion)).toBeGreaterThan(Number(JSON.parse(fin.body).metadata.resourceVersion));
+    w.close();
+  });
+
+  it('a seeded fuzz of bodies and patches: every request answered, failures change nothing', async () => {
+    await req('POST', CM, '{"metadata":{"name":"f"},"data":{"k":"v"}}');
+    const random = mulberry32(42);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+    const atoms = ['null', 'true', '1', '-1', '"x"', '"Bad_Name"', '{}', '[]', '"00000000-0000-0000-0000-000000000001"', '"12"', '"abc"'];
+    const keys = ['metadata', 'name', 'data', 'labels', 'annotations', 'finalizers', 'uid', 'resourceVersion', 'kind', 'apiVersion', 'immutable', 'generateName', 'op', 'path', 'value', 'from', '__proto__'];
+    const value = (depth: number): string => {
+      if (depth > 3 || random() < 0.4) return pick(atoms);
+      if (random() < 0.3) return `[${Array.from({ length: Math.floor(random() * 3) }, () => value(depth + 1)).join(',')}]`;
+      return `{${Array.from({ length: Math.floor(random() * 4) }, () => `"${pick(keys)}":${value(depth + 1)}`).join(',')}}`;
+    };
+    const mangle = (s: string) => (random() < 0.1 ? s.slice(0, Math.floor(random() * s.length)) : s);
+    const targets: Array<[string, string, string]> = [
+      ['POST', CM, 'application/json'],
+      ['PUT', `${CM}/f`, 'application/json'],
+      ['PATCH', `${CM}/f`, 'application/merge-patch+json'],
+      ['PATCH', `${CM}/f`, 'application/json-patch+json'],
+      ['DELETE', `${CM}/f`, 'application/json'],
+      ['POST', `${CM}?dryRun=All`, 'application/yaml'],
+    ];
+    let answered = 0;
+    for (let i = 0; i < 2000; i++) {
+      const [method, path, ct] = pick(targets);
+      const body = mangle(method === 'PATCH' && ct.includes('json-patch') && random() < 0.7 ? `[{"op":${pick(['"add"', '"remove"', '"replace"', '"test"', '"move"', '"copy"', '"x"'])},"path":${pick(['"/data/k"', '"/metadata/name"', '"/metadata/labels/a"', '"/x/y"', '""', '"/metadata/finalizers/-"'])},"value":${value(1)}}]` : value(0));
+      const before = c.api.status().headResourceVersion;
+      const r = await req(method, path, body, ct);
+      answered++;
+      expect(r.status).toBeGreaterThanOrEqual(200);
+      if (r.status >= 400) {
+        expect(c.api.status().headResourceVersion).toBe(before);
+        expect(JSON.parse(r.body).kind).toBe('Status');
+      }
+      if (r.status === 500) expect(JSON.parse(r.body).message).not.toMatch(/Internal error occurred|TypeError|Cannot read/);
+    }
+    expect(answered).toBe(2000);
+  });
+});
+
+describe('serve writes and the recorded timeline', () => {
+  it('a recorded change after a write to the same object is another client\'s: the next revision, and a 409 for the stale one', async () => {
+    const tx = tempTxRecording();
+    const api = await serve({ db: tx.db, clock: 'manual', seed: 1 });
+    try {
+      const head = Number(api.status().headResourceVersion);
+      const cur = (await get(`${api.url}/api/v1/namespaces/tx/configmaps/cm-01`)).json;
+      const put = await send(`${api.url}/api/v1/namespaces/tx/configmaps/cm-01`, 'PUT', JSON_CT, JSON.stringify({ ...cur, data: { k: 'mine' } }));
+      expect(put.status).toBe(200);
+      const mine = JSON.parse(put.body).metadata.resourceVersion;
+      expect(Number(mine)).toBe(head + 1);
+      api.advance({ toEnd: true });
+      const after = (await get(`${api.url}/api/v1/namespaces/tx/configmaps/cm-01`)).json;
+      expect(Number(after.metadata.resourceVersion)).toBeGreaterThan(Number(mine));
+      const stale = await send(`${api.url}/api/v1/namespaces/tx/configmaps/cm-01`, 'PUT', JSON_CT, JSON.stringify({ ...JSON.parse(put.body), data: { k: 'again' } }));
+      expect(stale.status).toBe(409);
+    } finally {
+      await api.close();
+      tx.remove();
+    }
+  });
+});
