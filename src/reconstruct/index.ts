@@ -39,6 +39,8 @@ export interface Reconstruction {
   endRevision: number;
   /** Each key's last revision (its `prev` chain is its history), by resource id. */
   lastRevisions: Map<string, RecordedRevision[]>;
+  /** Namespaces the recorded lists and watches were scoped to. */
+  namespaces: Set<string>;
 }
 
 export function reconstruct(db: Db): Reconstruction {
@@ -71,7 +73,8 @@ export function reconstruct(db: Db): Reconstruction {
     progress.push(...res.progress);
   }
   const timeline = new Timeline(entries, progress);
-  return { loader, resources, timeline, startRevision, endRevision: Math.max(timeline.endRevision, startRevision), lastRevisions };
+  const namespaces = new Set([...scopes.pages.values(), ...scopes.watches.values()].map((s) => s.namespace).filter(Boolean));
+  return { loader, resources, timeline, startRevision, endRevision: Math.max(timeline.endRevision, startRevision), lastRevisions, namespaces };
 }
 
 /** Reads, in batches, the recorded bytes of every object in the store's current state. */
