@@ -18,9 +18,17 @@ const YEAR_MS = 365 * 24 * 3600 * 1000;
 export class BuiltinOpenApi {
   constructor(private readonly api: BuiltinApi) {}
 
-  /** The v3 index's paths (`api/v1`, `apis/apps/v1` …) with their `serverRelativeURL`s. */
-  v3Paths(): Record<string, { serverRelativeURL: string }> {
-    return this.api.openApiIndex().v3.paths;
+  /**
+   * The v3 index: the built-in one, plus the entries of `built` (documents serve makes for the
+   * group-versions a recording adds) for group-versions the built-in API does not have. The
+   * built-in index leaves some of its own out (apiregistration.k8s.io/v1, served by the
+   * aggregator): those stay out.
+   */
+  v3Index(built: Record<string, { serverRelativeURL: string }>): { paths: Record<string, { serverRelativeURL: string }> } {
+    const legacy = this.api.discovery().legacy;
+    const paths = { ...this.api.openApiIndex().v3.paths };
+    for (const [path, entry] of Object.entries(built)) if (!legacy[`/${path}`]) paths[path] = entry;
+    return { paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) };
   }
 
   /** Answers `/openapi/v2` or `/openapi/v3/P` when the built-in API has that document; returns whether it did. */

@@ -207,7 +207,7 @@ export class Discovery {
     let headers: Record<string, string> = {};
     if (path === '/openapi/v3') {
       doc = openApiV3Index(this.model, gitVersion);
-      if (this.builtinOpenApi) doc = { paths: sortedByKey({ ...doc.paths, ...this.builtinOpenApi.v3Paths() }) };
+      if (this.builtinOpenApi) doc = this.builtinOpenApi.v3Index(doc.paths);
     } else {
       for (const g of this.model) {
         const v = g.versions.find((x) => `/openapi/v3/${groupVersionPath(g.name, x.version)}` === path);
@@ -262,10 +262,6 @@ function pickByAccept(answers: RecordedAnswer[], accept: string | undefined): Re
 function quotedHash(body: Buffer | string): string {
   const text = typeof body === 'string' ? body.replace(/\n$/, '') : body;
   return `"${createHash('sha512').update(text).digest('hex').toUpperCase()}"`;
-}
-
-function sortedByKey<T>(record: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 function canonical(name: string): string {
