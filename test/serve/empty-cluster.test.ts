@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { openRecording } from '../../src/recording/open';
 import { serve, type ServeServer } from '../../src/serve';
 import { kubectl } from '../support/kube-clients';
 import { get, watch } from './http';
+import { tempTxRecording } from './transcripts';
 
 /**
  * `kubetape serve` without a recording: an empty v1.26 cluster that kubectl, client-node and
@@ -238,6 +240,40 @@ describe('serve({ db }): the namespaces a recording shows', () => {
     const out = await run(['explain', 'configmaps.data']);
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(/^FIELD:\s+data\s+<map\[string\]string>$/m);
+  });
+});
+
+describe('serve({ db }): a recording whose discovery answers are 304s', () => {
+  let api: ServeServer;
+  let dir: string;
+  let recording: ReturnType<typeof tempTxRecording>;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'kubetape-empty-304-'));
+    recording = tempTxRecording();
+    const db = openRecording(recording.db);
+    for (const url of ['/api?timeout=32s', '/apis?timeout=32s']) {
+      db.prepare(
+        `INSERT INTO exchanges (started_at, method, url, verb, request_headers, status, response_headers, response_body, outcome)
+         VALUES (?, 'GET', ?, 'discovery', '[["If-None-Match","\\"X\\""]]', 304, '[]', NULL, 'complete')`,
+      ).run(Date.now(), url);
+    }
+    db.close();
+    api = await serve({ db: recording.db });
+  });
+  afterAll(async () => {
+    await api.close();
+    recording.remove();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('kubectl api-resources lists what the recording saw with the built-in facts, and namespaces', async () => {
+    const out = await kubectl(api.kubeconfigPath, join(dir, 'cache'), ['api-resources', '-o', 'wide', '--no-headers']);
+    const lines = out.stdout.trim().split('\n').map((l) => l.trim().split(/\s+/).join(' '));
+    expect(lines).toContain('configmaps cm v1 true ConfigMap create,delete,deletecollection,get,list,patch,update,watch');
+    expect(lines.some((l) => l.startsWith('namespaces ns v1 false Namespace'))).toBe(true);
+    const ns = await kubectl(api.kubeconfigPath, join(dir, 'cache'), ['get', 'namespaces', '-o', 'name']);
+    expect(ns.stdout).toContain('namespace/tx\n');
   });
 });
 
