@@ -8,7 +8,7 @@ import { LOG_LEVELS } from './record';
 import { runUntilSignal } from './run-server';
 
 interface ServeArgs {
-  db: string;
+  db?: string;
   listen: string;
   'write-kubeconfig'?: string;
   'compaction-window'?: string;
@@ -21,13 +21,13 @@ interface ServeArgs {
   seed?: number;
 }
 
-/** `kubetape serve`: an API server whose store is rebuilt from a recording. */
+/** `kubetape serve`: an API server whose store is rebuilt from a recording (without one: an empty v1.26 cluster). */
 export const serveCommand: CommandModule<object, ServeArgs> = {
   command: 'serve',
-  describe: 'Serve the objects of a recording as a kube-apiserver would: resourceVersions, paging, watches, compaction, 410s',
+  describe: 'Serve the objects of a recording as a kube-apiserver would: resourceVersions, paging, watches, compaction, 410s (no --db: an empty v1.26 cluster)',
   builder: (y) =>
     y
-      .option('db', { type: 'string', demandOption: true, describe: 'recording file' })
+      .option('db', { type: 'string', describe: 'recording file (default: none, an empty v1.26 cluster)' })
       .option('listen', { type: 'string', default: DEFAULT_LISTEN, describe: 'HOST:PORT (port 0: any free port)' })
       .option('write-kubeconfig', { type: 'string', describe: 'write a kubeconfig pointing clients at the server here' })
       .option('compaction-window', { type: 'string', describe: 'compact history older than this (e.g. 5m, like etcd)' })

@@ -59,7 +59,8 @@ export function reconstruct(db: Db): Reconstruction {
     progress.push(...res.progress);
   }
   const timeline = new Timeline(entries, progress);
-  return { loader, resources, timeline, startRevision, endRevision: Math.max(timeline.endRevision, startRevision), lastRevisions };
+  const namespaces = new Set([...scopes.pages.values(), ...scopes.watches.values()].map((s) => s.namespace).filter(Boolean));
+  return { loader, resources, timeline, startRevision, endRevision: Math.max(timeline.endRevision, startRevision), lastRevisions, namespaces };
 }
 
 /** Reads, in batches, the recorded bytes of every object in the store's current state. */

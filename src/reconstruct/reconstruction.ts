@@ -16,4 +16,6 @@ export interface Reconstruction {
   endRevision: number;
   /** Each key's last revision (its `prev` chain is its history), by resource id. */
   lastRevisions: Map<string, RecordedRevision[]>;
+  /** Namespaces the recorded lists and watches were scoped to. */
+  namespaces: Set<string>;
 }

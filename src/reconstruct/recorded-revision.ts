@@ -1,8 +1,8 @@
 import { Revision } from '../store/revision';
 import type { StoredObject } from './stored-object';
 
-/** How a revision became known. */
-export type Provenance = 'observed' | 'inferred-list' | 'inferred-write' | 'inferred-uid';
+/** How a revision became known ('made': an object serve adds that the recording does not hold). */
+export type Provenance = 'observed' | 'inferred-list' | 'inferred-write' | 'inferred-uid' | 'made';
 
 /** A revision rebuilt from the recording, with the time it was first seen there. */
 export class RecordedRevision extends Revision<StoredObject> {

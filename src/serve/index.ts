@@ -1,6 +1,8 @@
 /**
  * Serve mode: an API server whose store is rebuilt from a recording, with the resourceVersion
  * semantics, paging, compaction and 410s of a real kube-apiserver (v1.26, watch cache on).
+ * Without a recording: an empty v1.26 cluster (built-in discovery and OpenAPI, every built-in
+ * resource, the system namespaces and the `kubernetes` Service).
  *
  *   const api = await serve({ db: 'session.db', clock: 'manual' });
  *   // point a client at api.url or api.kubeconfigPath …
@@ -21,6 +23,9 @@ import { ClockDriver } from './clock-driver';
 import { Discovery } from './discovery';
 import { createDispatcher } from './dispatch';
 import type { AdvanceRequest, AdvanceResult, ServeOptions, ServeStatus } from './options';
+import { builtinApi } from './builtin-api';
+import { seedEmptyCluster, seedRecordedNamespaces, type SeededNamespaces } from './cluster-seed';
+import { builtinDiscovery } from './discovery/builtin-discovery';
 import { ALWAYS_SERVED, ServedResources } from './served-resources';
 import { sendStatusBody } from './response-body';
 import { defaultPatchers } from './writes';
@@ -69,7 +74,10 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
     defaultListen: '127.0.0.1:0',
     faults: (log) => FaultInjector.create(options.faults, { mode: 'serve', log }),
     async setUp({ log, admin, faults }) {
-      const db = openRecording(options.db, { readonly: true });
+      const empty = options.db === undefined;
+      const db = empty ? openRecording(':memory:', { create: true }) : openRecording(options.db!, { readonly: true });
+      const builtin = builtinApi();
+      let seeded: SeededNamespaces | undefined;
       const started = Date.now();
       let rebuilt;
       let discovery: Discovery;
@@ -77,10 +85,14 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
       let cursor: TimelineCursor;
       try {
         rebuilt = reconstruct(db);
+        if (empty) seedEmptyCluster(rebuilt, store.clock.now());
+        else seeded = seedRecordedNamespaces(rebuilt, store.clock.now());
         cursor = new TimelineCursor(rebuilt, store);
         resources = new ServedResources(rebuilt, store);
         resources.addEmpty(ALWAYS_SERVED, store, rebuilt.startRevision);
-        discovery = new Discovery(resources.known(), db, { alwaysListed: ALWAYS_SERVED });
+        discovery = empty
+          ? new Discovery([], builtinDiscovery(builtin), { builtin })
+          : new Discovery(resources.known(), db, { alwaysListed: ALWAYS_SERVED, builtin });
         resources.addEmpty(discovery.resources(), store, rebuilt.startRevision);
         clock = new ClockDriver(rebuilt, cursor, store, { mode, speed, keepRevisions: options.keepRevisions, compactionWindowMs: options.compactionWindowMs, log });
         clock.start();
@@ -90,7 +102,8 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
         db.close();
         throw err;
       }
-      log.info({ resources: rebuilt.resources.size, revisions: rebuilt.timeline.length, head: store.head, ms: Date.now() - started }, 'store rebuilt');
+      log.info({ resources: rebuilt.resources.size, revisions: rebuilt.timeline.length, head: store.head, ms: Date.now() - started }, empty ? 'empty cluster' : 'store rebuilt');
+      if (seeded) log.info(seeded, 'namespaces (synthesised: shown by the recording without their object)');
 
       status = (): ServeStatus => {
         const perResource = resources.all().map((r) => ({

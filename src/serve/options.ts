@@ -9,8 +9,8 @@ export const CLOCK_MODES = ['end', 'realtime', 'manual'] as const;
 export type ClockMode = (typeof CLOCK_MODES)[number];
 
 export interface ServeOptions extends ServerOptions {
-  /** The recording file. */
-  db: string;
+  /** The recording file; without one, an empty v1.26 cluster. */
+  db?: string;
   /** `HOST:PORT` (port 0: any free port). Default `127.0.0.1:0` for the library, `127.0.0.1:8001` for the CLI. */
   listen?: ServerOptions['listen'];
   /** `end` (default): the final recorded state; `realtime`: replay recorded changes at their pace; `manual`: admin only. */

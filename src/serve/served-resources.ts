@@ -17,9 +17,10 @@ const BUILTIN = new Map(BUILTIN_RESOURCES.map((r) => [`${r.group}/${r.version}/$
 
 /**
  * Resources every apiserver has and clients ask for without discovering them first (`kubectl
- * describe` lists `events` by field selector): served empty when the recording has none.
+ * describe` lists `events` by field selector, kubectl looks a namespace up after a 404): served
+ * when the recording has none (events empty, namespaces with those the recording shows).
  */
-export const ALWAYS_SERVED: readonly KnownResource[] = ['/v1/events', 'events.k8s.io/v1/events'].map((id) => BUILTIN.get(id)!);
+export const ALWAYS_SERVED: readonly KnownResource[] = ['/v1/events', 'events.k8s.io/v1/events', '/v1/namespaces'].map((id) => BUILTIN.get(id)!);
 
 /** Every resource the recording mentions, looked up by group, version and plural name. */
 export class ServedResources {

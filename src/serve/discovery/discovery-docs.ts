@@ -135,15 +135,19 @@ export interface VersionInfo {
   platform: string;
 }
 
-/** What serve answers on /version without a recorded one: a v1.32.4 server (kubectl's dispatcher picks its version from it). */
+/**
+ * What serve answers on /version without a recorded one: the kube-apiserver v1.26.4 whose API the
+ * built-in discovery and OpenAPI are (data/builtin-api/), release build fields as it reports them.
+ * kubectl's dispatcher picks its own version from it.
+ */
 export const DEFAULT_VERSION_INFO: VersionInfo = {
   major: '1',
-  minor: '32',
-  gitVersion: 'v1.32.4',
-  gitCommit: '59526cd4867447956156ae3a602fcbac10a2c335',
+  minor: '26',
+  gitVersion: 'v1.26.4',
+  gitCommit: 'f89670c3aa4059d6999cb42e23ccb4f0b9d03979',
   gitTreeState: 'clean',
-  buildDate: '2025-04-22T15:56:15Z',
-  goVersion: 'go1.23.6',
+  buildDate: '2023-04-12T12:05:35Z',
+  goVersion: 'go1.19.8',
   compiler: 'gc',
   platform: 'linux/amd64',
 };

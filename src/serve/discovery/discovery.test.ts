@@ -266,10 +266,11 @@ describe('Discovery without a recording', () => {
     { group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', namespaced: true },
   ]);
 
-  test('/version: a v1.32.4 server, indented like WriteRawJSON', async () => {
+  test('/version: a v1.26.4 server (every field of version.Info), indented like WriteRawJSON', async () => {
     const reply = await get(discovery, '/version');
     expect(reply.headers['content-type']).toBe('application/json');
-    expect(reply.json()).toMatchObject({ major: '1', minor: '32', gitVersion: 'v1.32.4', compiler: 'gc' });
+    expect(Object.keys(reply.json())).toEqual(['major', 'minor', 'gitVersion', 'gitCommit', 'gitTreeState', 'buildDate', 'goVersion', 'compiler', 'platform']);
+    expect(reply.json()).toMatchObject({ major: '1', minor: '26', gitVersion: 'v1.26.4', gitTreeState: 'clean', compiler: 'gc', platform: 'linux/amd64' });
     expect(reply.text.startsWith('{\n  "major": "1",')).toBe(true);
     expect(reply.text.endsWith('}')).toBe(true);
   });

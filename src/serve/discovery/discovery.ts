@@ -7,11 +7,14 @@
  * otherwise the answer is built from every resource serve knows: those the recorded documents
  * describe (verbs, short names, subresources as recorded), then those reconstruction saw
  * (completed from the built-in table of well-known resources, verbs get/list/watch).
- * OpenAPI v3 without a recorded one is built (index and per group-version paths, no schemas);
- * OpenAPI v2 is only ever recorded: without it, 404.
+ * With the built-in API (data/builtin-api/), resources it knows that recorded discovery does not
+ * describe take its facts, and OpenAPI documents the recording lacks come from it (v2, and v3
+ * for its group-versions). Other OpenAPI v3 without a recorded one is built (index and per
+ * group-version paths, no schemas); OpenAPI v2 without a recorded or built-in one: 404.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { BuiltinApi } from '../builtin-api';
 import { notAcceptable, resourceNotFound } from '../../k8s/status';
 import type { Db } from '../../recording/open';
 import { negotiateStatus, parseAccept } from '../negotiate';
@@ -29,16 +32,20 @@ import {
 } from './discovery-docs';
 import { READ_ONLY_VERBS, resourceKey, withBuiltinFacts, type KnownResource } from './known-resources';
 import { groupVersionPath, openApiHash, openApiV3Document, openApiV3Index } from './openapi-docs';
+import { builtinResources } from './builtin-discovery';
+import { BuiltinOpenApi } from './builtin-openapi';
 import { addToRecorded } from './recorded-additions';
 import { RecordedDiscovery, headerValue, type AggregatedVersion, type RecordedAnswer } from './recorded-discovery';
 
 export interface DiscoveryOptions {
-  /** /version when the recording has none (default: a v1.32.4 server). */
+  /** /version when the recording has none (default: a v1.26.4 server). */
   versionInfo?: VersionInfo;
   /** Verbs of resources that recorded discovery does not describe (default get, list, watch). */
   verbs?: readonly string[];
   /** Resources served whatever the recording holds (events): added to recorded documents that leave them out. */
   alwaysListed?: readonly KnownResource[];
+  /** The built-in API: facts of resources recorded discovery lacks, OpenAPI documents the recording lacks. */
+  builtin?: BuiltinApi;
 }
 
 type Obj = Record<string, any>;
@@ -53,6 +60,7 @@ export class Discovery {
   private readonly byKey: Map<string, KnownResource>;
   private readonly model: GroupModel[];
   private readonly versionInfo: VersionInfo;
+  private readonly builtinOpenApi: BuiltinOpenApi | undefined;
 
   /**
    * @param resources what reconstruction saw (group, version, resource, kind, namespaced …)
@@ -63,11 +71,13 @@ export class Discovery {
     this.versionInfo = options.versionInfo ?? DEFAULT_VERSION_INFO;
     if (options.alwaysListed) addToRecorded(this.recorded, options.alwaysListed);
     const verbs = options.verbs ?? READ_ONLY_VERBS;
+    const builtin = options.builtin ? builtinResources(options.builtin) : new Map<string, KnownResource>();
+    this.builtinOpenApi = options.builtin ? new BuiltinOpenApi(options.builtin) : undefined;
     this.byKey = new Map();
     for (const r of this.recorded.resources()) this.byKey.set(resourceKey(r.group, r.version, r.resource), r);
     for (const r of resources) {
       const key = resourceKey(r.group, r.version, r.resource);
-      if (!this.byKey.has(key)) this.byKey.set(key, withBuiltinFacts({ ...r, verbs: r.verbs ?? verbs.slice() }));
+      if (!this.byKey.has(key)) this.byKey.set(key, builtin.get(key) ?? withBuiltinFacts({ ...r, verbs: r.verbs ?? verbs.slice() }));
     }
     this.known = [...this.byKey.values()];
     this.model = buildModel(this.known, this.recorded.groupVersions());
@@ -163,6 +173,7 @@ export class Discovery {
     if (!/^\/openapi\/v[23](\/.*)?$/.test(path)) return false;
     const answers = this.recorded.openapi.get(path);
     if (!answers || answers.length === 0) {
+      if (path !== '/openapi/v3' && this.builtinOpenApi?.handle(req, res, path)) return true;
       if (path.startsWith('/openapi/v3') && !this.recordedOpenApiV3()) this.sendBuiltinOpenApiV3(req, res, path);
       else sendStatusBody(req, res, resourceNotFound());
       return true;
@@ -196,6 +207,7 @@ export class Discovery {
     let headers: Record<string, string> = {};
     if (path === '/openapi/v3') {
       doc = openApiV3Index(this.model, gitVersion);
+      if (this.builtinOpenApi) doc = this.builtinOpenApi.v3Index(doc.paths);
     } else {
       for (const g of this.model) {
         const v = g.versions.find((x) => `/openapi/v3/${groupVersionPath(g.name, x.version)}` === path);
