@@ -1,4 +1,4 @@
-import { RecordingFormatError } from '../recording/open';
+import { RecordingFormatError } from '../errors/recording-format-error';
 
 /** Bad input the user must fix (flags, kubeconfig, context, rules file): one line on stderr, exit code 2. */
 export class UsageError extends Error {

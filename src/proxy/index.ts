@@ -5,9 +5,9 @@ import { AdminApi } from '../http/admin';
 import { writeKubeconfig } from '../http/kubeconfig';
 import { DEFAULT_LISTEN, closeServer, listen, parseListen, type ListenAddress } from '../http/listen';
 import { silentLogger, type Logger } from '../log/logger';
-import type { WriterBackendKind } from '../recording/writer-backend';
-import type { WriterStats } from '../recording/writer-protocol';
-import { RecordingQueue } from '../recording/writer-queue';
+import type { WriterBackendKind } from '../recording/writer/writer-backend';
+import type { WriterStats } from '../recording/writer/writer-protocol';
+import { RecordingQueue } from '../recording/writer/writer-queue';
 import { Passthrough } from './passthrough';
 import { resolveUpstream } from './upstream';
 

@@ -6,11 +6,11 @@
  */
 import type { Db } from '../recording/open';
 import { hasWatchObservations, observationIdRangeSql, observationRawSql, type PackedWatchEvent } from '../recording/schema';
-import { EVENTS, FORMS, REV_SQL, SOURCES, UID_SQL, flagsSql, revOf, uidFingerprint, watchEventFlags } from './observation-facts';
+import { EVENTS, FORMS, REV_SQL, SOURCES, UID_SQL, flagsSql, revOf, uidFingerprint, watchEventFlags } from '../recording/reader/observation-facts';
 import { KeyHistory, RecordedRevision } from './recorded-revision';
 import type { RecordingScopes } from './recording-scopes';
 import { newSeenResource, resourceId, type SeenResource } from './seen-resource';
-import type { RawLoader } from './raw-loader';
+import type { RawLoader } from '../recording/reader/raw-loader';
 import { StoredObject } from './stored-object';
 
 export interface WriteDelete {

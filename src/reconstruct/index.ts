@@ -12,7 +12,7 @@ import type { StoredObject } from './stored-object';
 import { collect } from './collect';
 import type { RecordedRevision } from './recorded-revision';
 import { floorOf, inferDeletions } from './infer';
-import { RawLoader } from './raw-loader';
+import { RawLoader } from '../recording/reader/raw-loader';
 import { readScopes } from './recording-scopes';
 import type { SeenResource } from './seen-resource';
 import { Timeline } from './timeline';
@@ -23,7 +23,7 @@ export { RecordedRevision } from './recorded-revision';
 export type { SeenResource } from './seen-resource';
 export { resourceId, groupVersion } from './seen-resource';
 export { Timeline } from './timeline';
-export { RawLoader } from './raw-loader';
+export { RawLoader } from '../recording/reader/raw-loader';
 export { TimelineCursor } from './timeline-cursor';
 export { TypePrefix, setJsonResourceVersion } from './json-meta';
 

@@ -16,7 +16,7 @@ import { closeServer, listen, parseListen } from '../http/listen';
 import { silentLogger, type Logger } from '../log/logger';
 import { openRecording } from '../recording/open';
 import { ExchangeStore } from './exchange-store';
-import { ExchangeIndex } from './index-exchanges';
+import { ExchangeIndex } from './exchange-index';
 import { Journal, summaryLine, type JournalEntry, type ReplaySummary } from './journal';
 import type { ReplayHooks } from './hooks';
 import type { MissForwarder } from './miss-forwarder';

@@ -1,8 +1,8 @@
 import { gzipSync } from 'node:zlib';
-import { decodeBody, type DecodedBody, type DecodedObject } from '../wire/decode';
-import { gunzipSafe } from '../wire/gzip';
-import { decodeEnvelope } from '../wire/protobuf';
-import { forEachField } from '../wire/protobuf-fields';
+import { decodeBody, type DecodedBody, type DecodedObject } from '../../wire/decode';
+import { gunzipSafe } from '../../wire/gzip';
+import { decodeEnvelope } from '../../wire/protobuf';
+import { forEachField } from '../../wire/protobuf-fields';
 import { redactBody, type ExchangeContext } from './writer-context';
 import type { ObservationRow, RecordingStatements } from './writer-statements';
 

@@ -12,7 +12,7 @@
  * next 1/2/4 bytes, big-endian); SQLite reads a size stored in more bytes than it needs, which lets
  * an array's header be written before its size is known.
  */
-import { ESCAPED, KIND, NAME, NAMESPACE, OBJECT, RV, TYPE, UID, bit, isString, spanString, type WatchEventSpans } from '../wire/watch-event-spans';
+import { ESCAPED, KIND, NAME, NAMESPACE, OBJECT, RV, TYPE, UID, bit, isString, spanString, type WatchEventSpans } from '../../wire/watch-event-spans';
 
 const NULL = 0x00;
 const INT = 0x03;

@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import { openRecording } from './open';
+import { openRecording } from '../open';
 import { spawnRecordingWorker } from './writer-spawn';
 import { RecordingWriter } from './writer';
 import type { WriterCommand, WriterReply } from './writer-protocol';

@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { RecordingFormatError, openRecording } from './open';
+import { RecordingFormatError } from '../../errors/recording-format-error';
+import { openRecording } from '../open';
 
 /**
  * Pages of a new recording. With SQLite's default 4 KiB pages, frames of one watch event a row

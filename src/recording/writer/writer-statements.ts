@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
-import type { Db } from './open';
-import { NEXT_OBSERVATION_ID_SQL } from './schema';
+import type { Db } from '../open';
+import { NEXT_OBSERVATION_ID_SQL } from '../schema';
 
 /** An `observation_rows` row (schema.ts). */
 export interface ObservationRow {

@@ -1,7 +1,7 @@
-import type { Db } from './open';
-import { CREATE_RESOURCE_INDEX, DROP_RESOURCE_INDEX } from './schema';
+import type { Db } from '../open';
+import { CREATE_RESOURCE_INDEX, DROP_RESOURCE_INDEX } from '../schema';
 import { exchangeContext, storedRequestBody, type ExchangeContext } from './writer-context';
-import { indexResponse, storedResponse } from './writer-index';
+import { indexResponse, storedResponse } from './log-response-objects';
 import { emptyStats, type CloseMessage, type ExchangeHead, type OpenMessage, type Span, type WriterBatch, type WriterStats } from './writer-protocol';
 import { RecordingStatements } from './writer-statements';
 import { StreamRecorder } from './writer-stream';
