@@ -23,8 +23,6 @@
  * - `lists`         one row per list response (a page): scope, request and response list meta.
  * - `watches`       one row per watch stream: scope, start RV, event count, RV range, how it ended.
  */
-import type { Db } from './open';
-
 export const APPLICATION_ID = 0x6b746170; // "ktap"
 export const SCHEMA_VERSION = 3;
 
@@ -201,16 +199,6 @@ export const migrations: readonly string[] = [v1, v2, v3];
 export const OBSERVATION_RAW_SQL = `coalesce(o.raw, (SELECT substr(f.data, o.frame_offset + 1, o.frame_length) FROM frames f
   WHERE f.exchange_id = o.exchange_id AND f.seq = o.seq AND o.frame_offset IS NOT NULL))`;
 
-/** Whether the recording's observations can point into frames (schema 2); files of schema 1 are read as they are. */
-export function hasFrameSlices(db: Db): boolean {
-  return (db.pragma('user_version', { simple: true }) as number) >= 2;
-}
-
-/** OBSERVATION_RAW_SQL for an open recording: files of schema 1 have only `raw`. */
-export function observationRawSql(db: Db): string {
-  return hasFrameSlices(db) ? OBSERVATION_RAW_SQL : 'o.raw';
-}
-
 /**
  * `observations_by_resource` is built when a recording session closes instead of being kept up
  * on every insert (about a fifth of a watch event's cost in the writer). A file whose recorder
@@ -222,15 +210,3 @@ export const CREATE_RESOURCE_INDEX = 'CREATE INDEX IF NOT EXISTS observations_by
 /** One watch event's observation as `watch_observations.events` packs it (PackedWatchEvents writes it). */
 export type PackedWatchEvent = [event: string, form: string, kind: string | null, namespace: string, name: string, uid: string | null,
   rv: string | null, frameOffset: number, frameLength: number];
-
-/** The lowest and highest observation id (from schema 3: a watch frame's first), NULLs when there are none. */
-export function observationIdRangeSql(db: Db): string {
-  if (!hasWatchObservations(db)) return 'SELECT min(id), max(id) FROM observations';
-  return `SELECT min(lo), max(hi) FROM (SELECT min(id) AS lo, max(id) AS hi FROM observation_rows
-    UNION ALL SELECT min(first_id), max(first_id) FROM watch_observations)`;
-}
-
-/** Whether the recording keeps watch observations per frame (schema 3); before, every observation is a row of `observations`. */
-export function hasWatchObservations(db: Db): boolean {
-  return (db.pragma('user_version', { simple: true }) as number) >= 3;
-}

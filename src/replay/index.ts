@@ -15,6 +15,7 @@ import { writeKubeconfig } from '../http/kubeconfig';
 import { closeServer, listen, parseListen } from '../http/listen';
 import { silentLogger, type Logger } from '../log/logger';
 import { openRecording } from '../recording/open';
+import { mapForRandomReads } from '../recording/reader/exchanges';
 import { ExchangeStore } from './exchange-store';
 import { ExchangeIndex } from './exchange-index';
 import { Journal, summaryLine, type JournalEntry, type ReplaySummary } from './journal';
@@ -60,9 +61,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayServer> {
   const faults = await FaultInjector.create(options.faults, { mode: 'replay', log });
 
   const db = openRecording(options.db, { readonly: onMiss !== 'proxy' });
-  // Responses are read by id in request order, all over the file: map it rather than read() each page.
-  db.pragma('mmap_size = 1073741824');
-  db.pragma('cache_size = -32768');
+  mapForRandomReads(db);
   const keys = keyOptions(options.ignoreParams ?? DEFAULT_IGNORED_PARAMS, options.matchHeaders ?? []);
   const started = Date.now();
   const index = ExchangeIndex.load(db, keys);
