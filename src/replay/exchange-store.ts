@@ -15,7 +15,7 @@ export interface RecordedResponse {
   /** The whole body as on the wire; null when streamed (see frames) or empty. */
   body: Buffer | null;
   streamed: boolean;
-  /** The frames are whole watch events in this encoding (recording.schema: a watch not gzip-encoded); null: raw chunks. */
+  /** The frames are whole watch events in this encoding (recording/schema.ts: a watch not gzip-encoded); null: raw chunks. */
   watchEvents: 'json' | 'protobuf' | null;
   outcome: Outcome;
   durationMs: number | null;

@@ -85,7 +85,11 @@ export class StreamRecorder {
     if (broken && broken.rest.length > 0) this.stmts.frame(this.ctx.head.id, this.seq++, at, broken.rest);
   }
 
-  /** The stream ended: the incomplete tail becomes a last frame; returns the watch's end for `watches.ended`. */
+  /**
+   * The stream ended: the incomplete tail becomes a last frame, a gzip-encoded watch is decoded
+   * into the object log, and a watch's row gets its counts and how it ended (`watches.ended`:
+   * `outcome`, unless an ERROR event already said expired or error).
+   */
   end(outcome: Outcome): void {
     if (this.framer) {
       const rest = this.framer.rest();
