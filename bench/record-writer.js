@@ -16,7 +16,7 @@
 const { opt, freshDb } = require('./harness');
 const { configMap, pod, events } = require('./watch-events');
 const { WriterHost } = require('../dist/recording/writer/writer-host');
-const { prepareRecording } = require('../dist/recording/writer/writer-prepare');
+const { prepareRecording } = require('../dist/recording/writer/prepare-recording');
 
 const EVENTS = Number(opt('events', 100000));
 const GETS = Number(opt('gets', 50000));

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { RecordingQueue } from '../recording/writer/writer-queue';
+import type { RecordingQueue } from '../recording/writer/recording-queue';
 import type { ExchangeHead, Outcome } from '../recording/writer/writer-protocol';
 import { headersJson } from './redact-headers';
 

@@ -7,7 +7,7 @@ import { DEFAULT_LISTEN, closeServer, listen, parseListen, type ListenAddress } 
 import { silentLogger, type Logger } from '../log/logger';
 import type { WriterBackendKind } from '../recording/writer/writer-backend';
 import type { WriterStats } from '../recording/writer/writer-protocol';
-import { RecordingQueue } from '../recording/writer/writer-queue';
+import { RecordingQueue } from '../recording/writer/recording-queue';
 import { Passthrough } from './passthrough';
 import { resolveUpstream } from './upstream';
 

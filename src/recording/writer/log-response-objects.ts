@@ -2,8 +2,8 @@ import { decodeBody, type DecodedBody, type DecodedObject } from '../../wire/dec
 import { gunzipSafe } from '../../wire/gzip';
 import { decodeEnvelope } from '../../wire/protobuf';
 import { forEachField } from '../../wire/protobuf-fields';
-import type { ExchangeContext } from './writer-context';
-import type { ObservationRow, RecordingStatements } from './writer-statements';
+import type { ExchangeContext } from './exchange-context';
+import type { ObservationRow, RecordingStatements } from './recording-statements';
 
 /** Verbs whose successful responses carry objects for the object log, and how they are seen. */
 const SOURCES: Record<string, ObservationRow['source'] | undefined> = {

@@ -4,7 +4,7 @@ import { ProtoWriter } from '../../wire/protobuf-fields';
 import { writerFixture } from '../../../test/support/writer-fixture';
 import type { Db } from '../open';
 import { OBSERVATION_RAW_SQL } from '../schema';
-import type { RecordingWriter } from './writer';
+import type { RecordingWriter } from './recording-writer';
 import type { ExchangeHead } from './writer-protocol';
 
 const fixture = writerFixture();

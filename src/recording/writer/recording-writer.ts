@@ -1,11 +1,11 @@
 import type { Db } from '../open';
 import { CREATE_RESOURCE_INDEX, DROP_RESOURCE_INDEX } from '../schema';
-import { exchangeContext, storedRequestBody, type ExchangeContext } from './writer-context';
+import { exchangeContext, storedRequestBody, type ExchangeContext } from './exchange-context';
 import { logResponseObjects } from './log-response-objects';
 import { storedResponse } from './stored-response';
 import { emptyStats, type CloseMessage, type ExchangeHead, type OpenMessage, type Span, type WriterBatch, type WriterStats } from './writer-protocol';
-import { RecordingStatements } from './writer-statements';
-import { StreamRecorder } from './writer-stream';
+import { RecordingStatements } from './recording-statements';
+import { StreamRecorder } from './stream-recorder';
 
 export interface WriterOptions {
   keepSecrets: boolean;

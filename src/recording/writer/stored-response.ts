@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { gunzipSafe } from '../../wire/gzip';
-import { redactBody, type ExchangeContext } from './writer-context';
+import { redactBody, type ExchangeContext } from './exchange-context';
 
 export interface StoredResponse {
   body: Buffer | null;

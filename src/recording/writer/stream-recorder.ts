@@ -7,9 +7,9 @@ import { scanProtobufWatchEvent } from '../../wire/protobuf-watch-scan';
 import { RV, spanString, watchEventSpans } from '../../wire/watch-event-spans';
 import { framerFor, pushFrames, type WatchFramer } from '../../wire/watch-framer';
 import { redactSecretsJson, redactSecretsProtobufFrame } from './redact-secrets';
-import type { ExchangeContext } from './writer-context';
+import type { ExchangeContext } from './exchange-context';
 import { PackedWatchEvents } from './packed-watch-events';
-import type { RecordingStatements } from './writer-statements';
+import type { RecordingStatements } from './recording-statements';
 import type { Outcome } from './writer-protocol';
 
 /** A gzip-encoded stream is indexed at its end, from at most this many compressed bytes. */

@@ -1,5 +1,5 @@
 /**
- * Entry point of the checkpointer thread (writer-spawn.ts says how it is loaded): copies the
+ * Entry point of the checkpointer thread (spawn-recording-worker.ts says how it is loaded): copies the
  * recording's WAL into the database file every CHECKPOINT_MS with a connection of its own, so
  * that the writer thread only appends to the WAL. PASSIVE checkpoints never wait for the writer.
  * It checkpoints only when the writer has committed since, or the last checkpoint left frames
