@@ -1,5 +1,5 @@
 import type { Db } from '../recording/open';
-import { recordingCounts, type DecodeErrorSummary, type WatchSummary } from '../recording/reader/summary';
+import { recordingCounts, type DecodeErrorSummary, type WatchSummary } from '../recording/reader/recording-counts';
 
 export type { DecodeErrorSummary, WatchSummary };
 

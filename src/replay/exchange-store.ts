@@ -1,5 +1,5 @@
 import type { Db } from '../recording/open';
-import { ExchangeReader, type Outcome } from '../recording/reader/exchanges';
+import { ExchangeReader, type Outcome } from '../recording/reader/exchange-reader';
 import { isGzip } from '../wire/gzip';
 
 export type { Outcome };

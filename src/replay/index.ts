@@ -15,7 +15,7 @@ import { writeKubeconfig } from '../http/kubeconfig';
 import { closeServer, listen, parseListen } from '../http/listen';
 import { silentLogger, type Logger } from '../log/logger';
 import { openRecording } from '../recording/open';
-import { mapForRandomReads } from '../recording/reader/exchanges';
+import { mapForRandomReads } from '../recording/reader/exchange-reader';
 import { ExchangeStore } from './exchange-store';
 import { ExchangeIndex } from './exchange-index';
 import { Journal, summaryLine, type JournalEntry, type ReplaySummary } from './journal';
