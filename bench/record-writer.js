@@ -15,8 +15,8 @@
  */
 const { opt, freshDb } = require('./harness');
 const { configMap, pod, events } = require('./watch-events');
-const { WriterHost } = require('../dist/recording/writer-host');
-const { prepareRecording } = require('../dist/recording/writer-prepare');
+const { WriterHost } = require('../dist/recording/writer/writer-host');
+const { prepareRecording } = require('../dist/recording/writer/prepare-recording');
 
 const EVENTS = Number(opt('events', 100000));
 const GETS = Number(opt('gets', 50000));

@@ -19,7 +19,7 @@ const { join } = require('node:path');
 
 const dist = join(__dirname, '..', 'dist');
 const { openRecording } = require(join(dist, 'recording', 'open.js'));
-const { PackedWatchEvents } = require(join(dist, 'recording', 'packed-watch-events.js'));
+const { PackedWatchEvents } = require(join(dist, 'recording', 'writer', 'packed-watch-events.js'));
 
 const TARGETS = {
   rebuildMs: 10_000,

@@ -5,12 +5,13 @@
  * list page and each watch's initial events held are kept for the inference step.
  */
 import type { Db } from '../recording/open';
-import { hasWatchObservations, observationIdRangeSql, observationRawSql, type PackedWatchEvent } from '../recording/schema';
-import { EVENTS, FORMS, REV_SQL, SOURCES, UID_SQL, flagsSql, revOf, uidFingerprint, watchEventFlags } from './observation-facts';
+import { EVENTS, FORMS, SOURCES } from '../recording/reader/observation-facts';
+import { scanObservations } from '../recording/reader/observation-scan';
+import { ResourceSamples, observationResource, resourceExchanges } from '../recording/reader/observed-resources';
+import type { RawLoader } from '../recording/reader/raw-loader';
 import { KeyHistory, RecordedRevision } from './recorded-revision';
 import type { RecordingScopes } from './recording-scopes';
 import { newSeenResource, resourceId, type SeenResource } from './seen-resource';
-import type { RawLoader } from './raw-loader';
 import { StoredObject } from './stored-object';
 
 export interface WriteDelete {
@@ -53,9 +54,6 @@ interface WatchBurst {
 /** Legacy synthetic ADDEDs arrive right after the response head; later ADDEDs are real changes. */
 const SYNTHETIC_WINDOW_MS = 1000;
 
-/** Observations are read in chunks of this many ids. */
-const CHUNK = 20000;
-
 export function collect(db: Db, scopes: RecordingScopes, loader: RawLoader): Map<string, ResourceHistory> {
   const resources = new Map<string, ResourceHistory>();
   const resourceFor = (group: string, version: string, name: string): ResourceHistory => {
@@ -68,25 +66,8 @@ export function collect(db: Db, scopes: RecordingScopes, loader: RawLoader): Map
     return r;
   };
   // Which resource each exchange was about (a small table): the big scan then returns no names.
-  const exchangeRows = db
-    .prepare(`SELECT id, api_group, api_version, resource FROM exchanges WHERE resource != '' AND status BETWEEN 200 AND 299`)
-    .raw(true)
-    .all() as Array<[number, string, string, string]>;
   const byExchange = new Map<number, ResourceHistory>();
-  for (const [id, g, v, r] of exchangeRows) byExchange.set(id, resourceFor(g, v, r));
-  const packed = hasWatchObservations(db);
-  // Observation rows, a chunk of ids at a time, as a few JSON arrays (one string per column).
-  const rowChunk = db.prepare(`SELECT json_group_array(id), json_group_array(exchange_id), json_group_array(at_ms), json_group_array(flags),
-                                      json_group_array(k), json_group_array(u), json_group_array(r)
-                               FROM (SELECT id, exchange_id, at_ms, ${flagsSql(observationRawSql(db))} AS flags,
-                                            CASE WHEN namespace = '' THEN name ELSE namespace || '/' || name END AS k, ${UID_SQL} AS u, ${REV_SQL} AS r
-                                     FROM ${packed ? 'observation_rows' : 'observations'} o WHERE id BETWEEN ? AND ? ORDER BY id)`);
-  rowChunk.raw(true);
-  // Watch frames (schema 3) whose first id is in the chunk: their events are unpacked here (faster than in SQL).
-  const frameChunk = packed
-    ? db.prepare('SELECT first_id, exchange_id, at_ms, encoding, json(events) FROM watch_observations WHERE first_id BETWEEN ? AND ? ORDER BY first_id').raw(true)
-    : null;
-  const [minId, maxId] = db.prepare(observationIdRangeSql(db)).raw(true).get() as [number | null, number | null];
+  for (const [id, g, v, r] of resourceExchanges(db)) byExchange.set(id, resourceFor(g, v, r));
 
   const pageKeys = new Map<number, string[]>();
   const bursts = new Map<number, WatchBurst>();
@@ -96,7 +77,7 @@ export function collect(db: Db, scopes: RecordingScopes, loader: RawLoader): Map
   const observe = (obsId: number, exchangeId: number, atMs: number, flags: number, k: string, u: number, revOrNull: number | null): void => {
     if (exchangeId !== lastExchange) {
       lastExchange = exchangeId;
-      res = byExchange.get(exchangeId) ?? observationResource(db, obsId, resourceFor);
+      res = byExchange.get(exchangeId) ?? resourceFor(...observationResource(db, obsId));
     }
     const info = res.info;
     const source = SOURCES[flags & 3]!;
@@ -142,26 +123,7 @@ export function collect(db: Db, scopes: RecordingScopes, loader: RawLoader): Map
     history.add(new RecordedRevision(rev, key, value, deleted, atMs, 'observed', uid));
   };
 
-  for (let lo = minId ?? 1; maxId !== null && lo <= maxId; lo += CHUNK) {
-    const hi = lo + CHUNK - 1;
-    const [ids, exchanges, times, flagsList, keys, uids, revs] = (rowChunk.get(lo, hi) as string[]).map((c) => JSON.parse(c) as unknown[]) as [
-      number[], number[], number[], number[], string[], number[], Array<number | null>,
-    ];
-    let i = 0;
-    const rowsUntil = (end: number) => {
-      for (; i < ids.length && ids[i]! < end; i++) observe(ids[i]!, exchanges[i]!, times[i]!, flagsList[i]!, keys[i]!, uids[i]!, revs[i]!);
-    };
-    for (const [firstId, exchangeId, atMs, encoding, events] of (frameChunk?.all(lo, hi) ?? []) as Array<[number, number, number, string, string]>) {
-      rowsUntil(firstId); // a frame's ids are consecutive: no row falls among them
-      const protobuf = encoding === 'protobuf';
-      (JSON.parse(events) as PackedWatchEvent[]).forEach(([event, form, , namespace, name, uid, rv], j) => {
-        const id = firstId + j;
-        const flags = watchEventFlags(event, form, protobuf, name, loader, id);
-        observe(id, exchangeId, atMs, flags, namespace === '' ? name : `${namespace}/${name}`, uidFingerprint(uid), revOf(rv));
-      });
-    }
-    rowsUntil(Infinity);
-  }
+  scanObservations(db, loader, observe);
 
   for (const res of resources.values()) for (const [key, h] of res.keys) if (h.revisions.length === 0) res.keys.delete(key);
   describeResources(db, resources);
@@ -170,25 +132,13 @@ export function collect(db: Db, scopes: RecordingScopes, loader: RawLoader): Map
   return resources;
 }
 
-/** Kind and JSON style of each resource, from one object each (found through the resource index). */
+/** Kind and JSON style of each resource, from one object each. */
 function describeResources(db: Db, resources: Map<string, ResourceHistory>): void {
-  const kind = db
-    .prepare(`SELECT kind FROM observations WHERE api_group = ? AND resource = ? AND api_version = ? AND form = 'object' AND kind IS NOT NULL AND kind != '' LIMIT 1`)
-    .pluck();
-  const unstructured = db
-    .prepare(`SELECT substr(${observationRawSql(db)}, 1, 14) = CAST('{"apiVersion":' AS BLOB) FROM observations o
-              WHERE o.api_group = ? AND o.resource = ? AND o.api_version = ? AND o.form = 'object' AND o.encoding = 'json' LIMIT 1`)
-    .pluck();
+  const samples = new ResourceSamples(db);
   for (const { info } of resources.values()) {
-    info.kind ??= (kind.get(info.group, info.resource, info.version) as string | undefined) ?? undefined;
-    if (unstructured.get(info.group, info.resource, info.version) === 1) info.unstructured = true;
+    info.kind ??= samples.kind(info.group, info.resource, info.version);
+    if (samples.unstructured(info.group, info.resource, info.version)) info.unstructured = true;
   }
-}
-
-/** The resource of an observation whose exchange is not in the table (a hand-made recording). */
-function observationResource(db: Db, id: number, resourceFor: (g: string, v: string, r: string) => ResourceHistory): ResourceHistory {
-  const [g, v, r] = db.prepare('SELECT api_group, api_version, resource FROM observations WHERE id = ?').raw(true).get(id) as [string, string, string];
-  return resourceFor(g, v, r);
 }
 
 function keyHistory(res: ResourceHistory, key: string): KeyHistory {

@@ -1,4 +1,4 @@
-import type { RawLoader } from './raw-loader';
+import type { RawLoader } from '../recording/reader/raw-loader';
 import type { RecordedRevision } from './recorded-revision';
 import type { SeenResource } from './seen-resource';
 import type { Timeline } from './timeline';

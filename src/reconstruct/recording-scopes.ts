@@ -4,6 +4,7 @@
  * (watch-list, or the legacy synthetic ADDEDs of a watch from "" or "0").
  */
 import type { Db } from '../recording/open';
+import { listPages, watchStarts } from '../recording/reader/scopes';
 import { parseBool } from '../k8s/request-info';
 import { resourceId } from './seen-resource';
 
@@ -47,29 +48,25 @@ export function readScopes(db: Db): RecordingScopes {
   const pages = new Map<number, ListPageInfo>();
   const chains: ListChain[] = [];
   const byToken = new Map<string, ListChain & { broken: boolean }>();
-  const rows = db
-    .prepare(`SELECT exchange_id, at_ms, api_group, api_version, resource, kind, namespace, label_selector, field_selector,
-                     request_continue, rv, continue, columns FROM lists ORDER BY exchange_id`)
-    .all() as Array<Record<string, any>>;
-  for (const row of rows) {
-    const resource = resourceId(row.api_group, row.api_version, row.resource);
+  for (const row of listPages(db)) {
+    const resource = resourceId(row.apiGroup, row.apiVersion, row.resource);
     const rv = toRevision(row.rv);
-    pages.set(row.exchange_id, { resource, kind: row.kind, namespace: row.namespace, rv, atMs: row.at_ms, columns: parseColumns(row.columns) });
-    let chain = row.request_continue ? byToken.get(row.request_continue) : undefined;
-    if (row.request_continue) byToken.delete(row.request_continue);
+    pages.set(row.exchangeId, { resource, kind: row.kind, namespace: row.namespace, rv, atMs: row.atMs, columns: parseColumns(row.columns) });
+    let chain = row.requestContinue ? byToken.get(row.requestContinue) : undefined;
+    if (row.requestContinue) byToken.delete(row.requestContinue);
     if (!chain) {
       chain = {
         resource,
         namespace: row.namespace,
-        filtered: Boolean(row.label_selector || row.field_selector),
+        filtered: Boolean(row.labelSelector || row.fieldSelector),
         rv: rv ?? -1,
-        atMs: row.at_ms,
+        atMs: row.atMs,
         exchanges: [],
         // A page continuing a chain we did not see the start of is not a complete list.
-        broken: Boolean(row.request_continue) || rv === undefined,
+        broken: Boolean(row.requestContinue) || rv === undefined,
       };
     }
-    chain.exchanges.push(row.exchange_id);
+    chain.exchanges.push(row.exchangeId);
     if (rv !== chain.rv) chain.broken = true; // an inconsistent continue: pages at different RVs
     if (row.continue) byToken.set(row.continue, chain);
     else if (!chain.broken) chains.push({ resource: chain.resource, namespace: chain.namespace, filtered: chain.filtered, rv: chain.rv, atMs: chain.atMs, exchanges: chain.exchanges });
@@ -79,25 +76,20 @@ export function readScopes(db: Db): RecordingScopes {
 
 function readWatches(db: Db): Map<number, WatchInfo> {
   const watches = new Map<number, WatchInfo>();
-  const rows = db
-    .prepare(`SELECT w.exchange_id, w.api_group, w.api_version, w.resource, w.namespace, w.label_selector, w.field_selector,
-                     w.start_rv, e.url, e.started_at
-              FROM watches w JOIN exchanges e ON e.id = w.exchange_id`)
-    .all() as Array<Record<string, any>>;
-  for (const row of rows) {
+  for (const row of watchStarts(db)) {
     const query = new URL(row.url, 'http://kubetape.invalid').searchParams;
     const sendInitial = query.get('sendInitialEvents');
-    const startRv = toRevision(row.start_rv);
+    const startRv = toRevision(row.startRv);
     let initial: WatchInfo['initial'] = 'none';
     if (sendInitial !== null && sendInitial !== '') initial = parseBool(sendInitial) ? 'watch-list' : 'none';
-    else if (!row.start_rv || row.start_rv === '0') initial = 'synthetic';
-    watches.set(row.exchange_id, {
-      resource: resourceId(row.api_group, row.api_version, row.resource),
+    else if (!row.startRv || row.startRv === '0') initial = 'synthetic';
+    watches.set(row.exchangeId, {
+      resource: resourceId(row.apiGroup, row.apiVersion, row.resource),
       namespace: row.namespace,
-      filtered: Boolean(row.label_selector || row.field_selector),
+      filtered: Boolean(row.labelSelector || row.fieldSelector),
       initial,
       startRv: startRv && startRv > 0 ? startRv : undefined,
-      startedAt: row.started_at,
+      startedAt: row.startedAt,
     });
   }
   return watches;

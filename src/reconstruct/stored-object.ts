@@ -8,7 +8,7 @@
  */
 import { decodeEnvelope, encodeEnvelope, readObjectMeta, setObjectResourceVersion } from '../wire/protobuf';
 import { setJsonResourceVersion } from './json-meta';
-import type { RawLoader } from './raw-loader';
+import type { RawLoader } from '../recording/reader/raw-loader';
 
 type Obj = Record<string, any>;
 

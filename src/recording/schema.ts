@@ -8,23 +8,21 @@
  * - `meta`          key/value facts about the session (tool version, upstream, started_at).
  * - `exchanges`     one row per HTTP exchange, with the whole body when it was not streamed.
  * - `frames`        streamed bodies, with their arrival offsets from the exchange start: for a
- *                   watch, one row per arrival holding the whole events completed by it (from
- *                   schema 2; one event a row before), for other streams the raw chunks. A rowid
- *                   table: files made before 2026-11-21 have it WITHOUT ROWID, which reads and
- *                   appends the same but costs ~1.7× the CPU per byte written for rows of tens of
- *                   KiB (bench/record-writer.js: a 3 KiB Pod event 15 → 11 µs).
+ *                   watch, one row per arrival holding the whole events completed by it (schema
+ *                   1 files: one event a row), for other streams the raw chunks. New files make it
+ *                   a rowid table, which costs the writer less CPU per byte than WITHOUT ROWID for
+ *                   rows of tens of KiB; older files may have it WITHOUT ROWID, which is read and
+ *                   appended to alike.
  * - `observations`  the object log serve mode rebuilds its store from: every object seen in a
  *                   list, watch event, get or write response (DESIGN.md, Reconstruction). A watch
  *                   event's object is not copied: `raw` is NULL and `frame_offset`/`frame_length`
- *                   locate it in its frame (`OBSERVATION_RAW_SQL` reads it either way). From
- *                   schema 3 a view over the two tables below.
+ *                   locate it in its frame (`OBSERVATION_RAW_SQL` reads it either way). In schema
+ *                   3, a view over the two tables below.
  * - `observation_rows`   (schema 3) observations of lists, gets, writes, Table watches: a row each.
  * - `watch_observations` (schema 3) a watch's events, one row per frame: their observations packed.
  * - `lists`         one row per list response (a page): scope, request and response list meta.
  * - `watches`       one row per watch stream: scope, start RV, event count, RV range, how it ended.
  */
-import type { Db } from './open';
-
 export const APPLICATION_ID = 0x6b746170; // "ktap"
 export const SCHEMA_VERSION = 3;
 
@@ -131,9 +129,9 @@ CREATE TABLE watches (
 `;
 
 /**
- * Version 2: a watch's frames hold every event completed by one arrival, and a watch
- * observation points into its frame instead of repeating the object's bytes (half the bytes
- * written per event); the events of one frame share its `seq`. Version 1 observations keep their `raw`.
+ * Version 2: a watch's frames hold every event completed by one arrival, and a watch observation
+ * points into its frame instead of repeating the object's bytes; the events of one frame share its
+ * `seq`. Version 1 observations keep their `raw`.
  */
 const v2 = `
 ALTER TABLE observations ADD COLUMN frame_offset INTEGER; -- raw NULL: the object is bytes
@@ -147,13 +145,12 @@ export const NEXT_OBSERVATION_ID_SQL = `SELECT ${NEXT_OBSERVATION_ID}`;
 
 /**
  * Version 3: a watch's observations are kept one row per frame in `watch_observations` (the events
- * of one arrival packed as JSONB), not one row per event: that row cost the writer more than
- * everything else it does for an event (bench/record-writer.js, writer thread per ConfigMap
- * event: 7.4–8.3 µs with a row each, 5.6–6.5 packed). The table of every other observation
- * becomes `observation_rows`, and `observations` is a view over both, one row per observation as
- * before, so that readers keep one shape; inserting into the view (hand-made recordings) inserts
- * into `observation_rows`. Ids stay one sequence across both tables: a frame's events take
- * `first_id` … `first_id + count - 1`. The rebuild scan unpacks frames itself (collect.ts).
+ * of one arrival packed as JSONB), not one row per event, which spares the writer a row insert per
+ * event. The table of every other observation becomes `observation_rows`, and `observations` is a
+ * view over both, one row per observation, so that readers keep one shape; inserting into the view
+ * (hand-made recordings) inserts into `observation_rows`. Ids are one sequence across both tables:
+ * a frame's events take `first_id` … `first_id + count - 1`. The rebuild scan unpacks frames
+ * itself (reader/observation-scan.ts).
  */
 const v3 = `
 ALTER TABLE observations RENAME TO observation_rows;
@@ -201,20 +198,10 @@ export const migrations: readonly string[] = [v1, v2, v3];
 export const OBSERVATION_RAW_SQL = `coalesce(o.raw, (SELECT substr(f.data, o.frame_offset + 1, o.frame_length) FROM frames f
   WHERE f.exchange_id = o.exchange_id AND f.seq = o.seq AND o.frame_offset IS NOT NULL))`;
 
-/** Whether the recording's observations can point into frames (schema 2); files of schema 1 are read as they are. */
-export function hasFrameSlices(db: Db): boolean {
-  return (db.pragma('user_version', { simple: true }) as number) >= 2;
-}
-
-/** OBSERVATION_RAW_SQL for an open recording: files of schema 1 have only `raw`. */
-export function observationRawSql(db: Db): string {
-  return hasFrameSlices(db) ? OBSERVATION_RAW_SQL : 'o.raw';
-}
-
 /**
- * `observations_by_resource` is built when a recording session closes instead of being kept up
- * on every insert (about a fifth of a watch event's cost in the writer). A file whose recorder
- * was killed lacks it until a later session closes: reads by resource are slower, not different.
+ * `observations_by_resource` is dropped while a session records and built when it closes, so the
+ * writer does not keep it up on every insert. A file whose recorder was killed lacks it until a
+ * later session closes: reads by resource are slower, not different.
  */
 export const DROP_RESOURCE_INDEX = 'DROP INDEX IF EXISTS observations_by_resource';
 export const CREATE_RESOURCE_INDEX = 'CREATE INDEX IF NOT EXISTS observations_by_resource ON observation_rows (api_group, resource, id)';
@@ -222,15 +209,3 @@ export const CREATE_RESOURCE_INDEX = 'CREATE INDEX IF NOT EXISTS observations_by
 /** One watch event's observation as `watch_observations.events` packs it (PackedWatchEvents writes it). */
 export type PackedWatchEvent = [event: string, form: string, kind: string | null, namespace: string, name: string, uid: string | null,
   rv: string | null, frameOffset: number, frameLength: number];
-
-/** The lowest and highest observation id (from schema 3: a watch frame's first), NULLs when there are none. */
-export function observationIdRangeSql(db: Db): string {
-  if (!hasWatchObservations(db)) return 'SELECT min(id), max(id) FROM observations';
-  return `SELECT min(lo), max(hi) FROM (SELECT min(id) AS lo, max(id) AS hi FROM observation_rows
-    UNION ALL SELECT min(first_id), max(first_id) FROM watch_observations)`;
-}
-
-/** Whether the recording keeps watch observations per frame (schema 3); before, every observation is a row of `observations`. */
-export function hasWatchObservations(db: Db): boolean {
-  return (db.pragma('user_version', { simple: true }) as number) >= 3;
-}

@@ -1,9 +1,8 @@
-import type { Statement } from 'better-sqlite3';
 import type { Db } from '../recording/open';
+import { ExchangeReader, type Outcome } from '../recording/reader/exchange-reader';
 import { isGzip } from '../wire/gzip';
 
-/** How a recorded exchange ended (schema.ts `outcome`). */
-export type Outcome = 'open' | 'complete' | 'aborted' | 'reset' | 'error';
+export type { Outcome };
 
 /** A recorded response, read when it is served. */
 export interface RecordedResponse {
@@ -16,7 +15,7 @@ export interface RecordedResponse {
   /** The whole body as on the wire; null when streamed (see frames) or empty. */
   body: Buffer | null;
   streamed: boolean;
-  /** The frames are whole watch events in this encoding (recording.schema: a watch not gzip-encoded); null: raw chunks. */
+  /** The frames are whole watch events in this encoding (recording/schema.ts: a watch not gzip-encoded); null: raw chunks. */
   watchEvents: 'json' | 'protobuf' | null;
   outcome: Outcome;
   durationMs: number | null;
@@ -37,22 +36,12 @@ export interface RecordedRequest {
   body: Buffer | null;
 }
 
-interface ResponseRow {
-  status: number | null;
-  response_headers: string | null;
-  response_body: Buffer | null;
-  streamed: number;
-  watch_encoding: string | null;
-  outcome: Outcome;
-  duration_ms: number | null;
-}
-
 /** Whole responses up to this size are kept after their first use (a client repeating a GET). */
 const CACHE_BODY_BYTES = 64 * 1024;
 const CACHE_ENTRIES = 2048; // per generation
 
 /**
- * Reads responses, frames and requests of a recording by exchange id: primary-key lookups only.
+ * Responses, frames and requests of a recording by exchange id, as replay serves them.
  * Recently served small responses are kept (least recently used dropped first).
  */
 export class ExchangeStore {
@@ -63,17 +52,10 @@ export class ExchangeStore {
    */
   private recent = new Map<number, RecordedResponse>();
   private older = new Map<number, RecordedResponse>();
-  private readonly response: Statement<[number], ResponseRow>;
-  private readonly frames: Statement<[number, number, number], [number, number, Buffer]>;
-  private readonly request: Statement<[number], { method: string; url: string; request_headers: string; request_body: Buffer | null }>;
+  private readonly rows: ExchangeReader;
 
   constructor(db: Db) {
-    this.response = db.prepare(
-      `SELECT e.status, e.response_headers, e.response_body, e.streamed, w.encoding AS watch_encoding, e.outcome, e.duration_ms
-       FROM exchanges e LEFT JOIN watches w ON w.exchange_id = e.id WHERE e.id = ?`,
-    );
-    this.frames = db.prepare('SELECT seq, offset_ms, data FROM frames WHERE exchange_id = ? AND seq > ? ORDER BY seq LIMIT ?').raw() as any;
-    this.request = db.prepare('SELECT method, url, request_headers, request_body FROM exchanges WHERE id = ?');
+    this.rows = new ExchangeReader(db);
   }
 
   responseOf(id: number): RecordedResponse | undefined {
@@ -91,31 +73,31 @@ export class ExchangeStore {
   }
 
   private read(id: number): RecordedResponse | undefined {
-    const row = this.response.get(id);
+    const row = this.rows.response(id);
     if (!row) return undefined;
-    const headers = parseHeaders(row.response_headers);
+    const headers = parseHeaders(row.headers);
     const gzip = headers.some(([name, value]) => name.toLowerCase() === 'content-encoding' && isGzip(value));
     return {
       id,
       status: row.status,
       headers,
-      body: row.response_body,
+      body: row.body,
       streamed: row.streamed === 1,
-      watchEvents: row.streamed === 1 && !gzip && (row.watch_encoding === 'json' || row.watch_encoding === 'protobuf') ? row.watch_encoding : null,
+      watchEvents: row.streamed === 1 && !gzip && (row.watchEncoding === 'json' || row.watchEncoding === 'protobuf') ? row.watchEncoding : null,
       outcome: row.outcome,
-      durationMs: row.duration_ms,
+      durationMs: row.durationMs,
     };
   }
 
   /** Up to `limit` frames after `afterSeq`, in order. */
   framesAfter(id: number, afterSeq: number, limit: number): RecordedFrame[] {
-    return this.frames.all(id, afterSeq, limit).map(([seq, offsetMs, data]) => ({ seq, offsetMs, data }));
+    return this.rows.framesAfter(id, afterSeq, limit).map(([seq, offsetMs, data]) => ({ seq, offsetMs, data }));
   }
 
   requestOf(id: number): RecordedRequest | undefined {
-    const row = this.request.get(id);
+    const row = this.rows.request(id);
     if (!row) return undefined;
-    return { id, method: row.method, url: row.url, headers: parseHeaders(row.request_headers), body: row.request_body };
+    return { id, method: row.method, url: row.url, headers: parseHeaders(row.headers), body: row.body };
   }
 }
 

@@ -1,6 +1,6 @@
 import { requestInfo } from '../k8s/request-info';
 import type { ExchangeStore } from './exchange-store';
-import type { ExchangeIndex } from './index-exchanges';
+import type { ExchangeIndex } from './exchange-index';
 import { differences, type Difference } from './matcher';
 import { normaliseRequest, type KeyOptions, type NormalisedRequest } from './request-key';
 

@@ -1,5 +1,5 @@
 import { requestInfo } from '../k8s/request-info';
-import type { ExchangeIndex } from './index-exchanges';
+import type { ExchangeIndex } from './exchange-index';
 import type { NormalisedRequest } from './request-key';
 
 /** How a request found its exchange. */

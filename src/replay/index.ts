@@ -14,8 +14,9 @@ import type { AdminApi } from '../http/admin';
 import { startModeServer } from '../http/mode-server';
 import type { Logger } from '../log/logger';
 import { openRecording } from '../recording/open';
+import { mapForRandomReads } from '../recording/reader/exchange-reader';
 import { ExchangeStore } from './exchange-store';
-import { ExchangeIndex } from './index-exchanges';
+import { ExchangeIndex } from './exchange-index';
 import { ReplayJournal, summaryLine, type JournalEntry, type ReplaySummary } from './replay-journal';
 import type { ReplayHooks } from './hooks';
 import type { MissForwarder } from './miss-forwarder';
@@ -66,9 +67,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayServer> {
     faults: (log) => FaultInjector.create(options.faults, { mode: 'replay', log }),
     async setUp({ log, admin, faults }) {
       const db = openRecording(options.db, { readonly: onMiss !== 'proxy' });
-      // Responses are read by id in request order, all over the file: map it rather than read() each page.
-      db.pragma('mmap_size = 1073741824');
-      db.pragma('cache_size = -32768');
+      mapForRandomReads(db);
       const keys = keyOptions(options.ignoreParams ?? DEFAULT_IGNORED_PARAMS, options.matchHeaders ?? []);
       const started = Date.now();
       const index = ExchangeIndex.load(db, keys);

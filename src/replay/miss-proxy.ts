@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type { Logger } from '../log/logger';
 import { Passthrough } from '../upstream/passthrough';
 import { resolveUpstream } from '../upstream/upstream';
-import { RecordingQueue } from '../recording/writer-queue';
+import { RecordingQueue } from '../recording/writer/recording-queue';
 import type { MissForwarder } from './miss-forwarder';
 
 export interface MissProxyOptions {

@@ -10,7 +10,7 @@ import type { ExchangeStore } from './exchange-store';
 import { closestCandidates, missMessage } from './explain-miss';
 import type { ReplayHooks, RequestContext } from './hooks';
 import { IndexCursor, type Match } from './index-cursor';
-import type { ExchangeIndex } from './index-exchanges';
+import type { ExchangeIndex } from './exchange-index';
 import type { ReplayJournal, JournalEntry } from './replay-journal';
 import type { MissForwarder } from './miss-forwarder';
 import { replayMiss } from './miss-status';

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { RecordingQueue } from '../recording/writer-queue';
-import type { ExchangeHead, Outcome } from '../recording/writer-protocol';
+import type { RecordingQueue } from '../recording/writer/recording-queue';
+import type { ExchangeHead, Outcome } from '../recording/writer/writer-protocol';
 import { headersJson } from './redact-headers';
 
 export interface ResponseKind {

@@ -7,7 +7,7 @@ import { requestInfo, type RequestInfo } from '../k8s/request-info';
 import { statusResponse } from '../http/respond';
 import { serviceUnavailable } from '../k8s/status';
 import type { Logger } from '../log/logger';
-import type { RecordingQueue } from '../recording/writer-queue';
+import type { RecordingQueue } from '../recording/writer/recording-queue';
 import { ExchangeTap } from './exchange-tap';
 import { forwardRequest } from './forward';
 import { isStreamedResponse } from './streamed';

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { startFakeApiserver, type FakeApiserver } from '../support/fake-apiserver';
 import { httpRequest } from '../support/http-client';
 import { record, type RecordServer } from '../../src/record';
-import { REDACTED, REDACTED_BASE64 } from '../../src/recording/redact-secrets';
+import { REDACTED, REDACTED_BASE64 } from '../../src/recording/writer/redact-secrets';
 import { OBSERVATION_RAW_SQL } from '../../src/recording/schema';
 import { decodeBody } from '../../src/wire/decode';
 import { eventually, kubectl, rows, tempDir } from './support';

@@ -6,9 +6,9 @@
  * live upstream.
  */
 import { openRecording } from '../../src/recording/open';
-import { RecordingWriter } from '../../src/recording/writer';
-import { prepareRecording } from '../../src/recording/writer-prepare';
-import type { ExchangeHead, Outcome, Span, WriterMessage } from '../../src/recording/writer-protocol';
+import { RecordingWriter } from '../../src/recording/writer/recording-writer';
+import { prepareRecording } from '../../src/recording/writer/prepare-recording';
+import type { ExchangeHead, Outcome, Span, WriterMessage } from '../../src/recording/writer/writer-protocol';
 
 export interface ExchangeSpec {
   method?: string;

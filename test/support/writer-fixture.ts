@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openRecording, type Db } from '../../src/recording/open';
-import { RecordingWriter } from '../../src/recording/writer';
-import { prepareRecording } from '../../src/recording/writer-prepare';
+import { RecordingWriter } from '../../src/recording/writer/recording-writer';
+import { prepareRecording } from '../../src/recording/writer/prepare-recording';
 
 export interface WriterFixture {
   dir: string;

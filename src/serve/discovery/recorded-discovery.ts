@@ -4,6 +4,7 @@
  * with what they say about resources (aggregated documents and APIResourceLists).
  */
 import type { Db } from '../../recording/open';
+import { discoveryResponses } from '../../recording/reader/discovery-responses';
 import { gunzipSafe, isGzip } from '../../wire/gzip';
 import { parseMediaType } from '../../wire/media-types';
 import type { KnownResource, KnownSubresource } from './known-resources';
@@ -34,15 +35,7 @@ export class RecordedDiscovery {
   /** Reads every recorded discovery answer; a later exchange for the same answer wins. */
   static read(db: Db): RecordedDiscovery {
     const recorded = new RecordedDiscovery();
-    const rows = db
-      .prepare(
-        `SELECT url, response_headers AS headers, response_body AS body FROM exchanges
-         WHERE method = 'GET' AND status = 200 AND streamed = 0 AND response_body IS NOT NULL
-           AND (verb = 'discovery' OR url LIKE '/version%' OR url LIKE '/openapi/%')
-         ORDER BY id`,
-      )
-      .all() as { url: string; headers: string | null; body: Buffer }[];
-    for (const row of rows) recorded.add(row.url, parseHeaders(row.headers), row.body);
+    for (const row of discoveryResponses(db)) recorded.add(row.url, parseHeaders(row.headers), row.body);
     return recorded;
   }
 

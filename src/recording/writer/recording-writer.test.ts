@@ -1,15 +1,15 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { openRecording, type Db } from './open';
-import { RecordingWriter } from './writer';
+import { openRecording, type Db } from '../open';
+import { RecordingWriter } from './recording-writer';
 import type { ExchangeHead, Span, WriterMessage } from './writer-protocol';
-import { PAGE_SIZE } from './writer-prepare';
-import { writerFixture } from '../../test/support/writer-fixture';
-import { OBSERVATION_RAW_SQL } from './schema';
-import { RawLoader } from '../reconstruct/raw-loader';
-import { encodeEnvelope, encodeWatchEvent, lengthPrefix } from '../wire/protobuf';
-import { ProtoWriter } from '../wire/protobuf-fields';
+import { PAGE_SIZE } from './prepare-recording';
+import { writerFixture } from '../../../test/support/writer-fixture';
+import { OBSERVATION_RAW_SQL } from '../schema';
+import { RawLoader } from '../reader/raw-loader';
+import { encodeEnvelope, encodeWatchEvent, lengthPrefix } from '../../wire/protobuf';
+import { ProtoWriter } from '../../wire/protobuf-fields';
 
 const fixture = writerFixture();
 let dir: string;
@@ -48,7 +48,7 @@ test('new recordings keep frames in a rowid table; a file made when it was WITHO
   expect(framesDdl(db)).not.toMatch(/WITHOUT ROWID/);
   // Made by kubetape 0.1 (schema 1, migrated to 2 on opening for writing; its frames table stays as it was).
   const old = join(dir, 'old.db');
-  copyFileSync(join(__dirname, '../../test/fixtures/configmaps-schema1.db'), old);
+  copyFileSync(join(__dirname, '../../../test/fixtures/configmaps-schema1.db'), old);
   const oldDb = openRecording(old);
   expect(framesDdl(oldDb)).toMatch(/WITHOUT ROWID/);
   const before = oldDb.prepare('SELECT exchange_id, seq, data FROM frames ORDER BY exchange_id, seq').all() as any[];
@@ -117,7 +117,7 @@ test('a watch frame\'s events are one watch_observations row; one id sequence wi
 
 test('a schema 2 recording is migrated when appended to: its observations keep their ids, new watch events follow them', () => {
   const file = join(dir, 'schema2.db');
-  copyFileSync(join(__dirname, '../../test/fixtures/configmaps-schema2.db'), file);
+  copyFileSync(join(__dirname, '../../../test/fixtures/configmaps-schema2.db'), file);
   const read = (d: Db) => d.prepare(`SELECT o.*, ${OBSERVATION_RAW_SQL} AS object FROM observations o ORDER BY id`).all() as any[];
   const old = openRecording(file, { readonly: true });
   expect(old.pragma('user_version', { simple: true })).toBe(2);

@@ -1,15 +1,15 @@
-import { decodeJsonWatchFrame } from '../wire/decode-json';
-import { decodeProtobufWatchFrame } from '../wire/decode-protobuf';
-import { gunzipSafe } from '../wire/gzip';
-import { scanJsonWatchEvent } from '../wire/json-watch-scan';
-import { isProtobuf, isWatchStream } from '../wire/media-types';
-import { scanProtobufWatchEvent } from '../wire/protobuf-watch-scan';
-import { RV, spanString, watchEventSpans } from '../wire/watch-event-spans';
-import { framerFor, pushFrames, type WatchFramer } from '../wire/watch-framer';
+import { decodeJsonWatchFrame } from '../../wire/decode-json';
+import { decodeProtobufWatchFrame } from '../../wire/decode-protobuf';
+import { gunzipSafe } from '../../wire/gzip';
+import { scanJsonWatchEvent } from '../../wire/json-watch-scan';
+import { isProtobuf, isWatchStream } from '../../wire/media-types';
+import { scanProtobufWatchEvent } from '../../wire/protobuf-watch-scan';
+import { RV, spanString, watchEventSpans } from '../../wire/watch-event-spans';
+import { framerFor, pushFrames, type WatchFramer } from '../../wire/watch-framer';
 import { redactSecretsJson, redactSecretsProtobufFrame } from './redact-secrets';
-import type { ExchangeContext } from './writer-context';
+import type { ExchangeContext } from './exchange-context';
 import { PackedWatchEvents } from './packed-watch-events';
-import type { RecordingStatements } from './writer-statements';
+import type { RecordingStatements } from './recording-statements';
 import type { Outcome } from './writer-protocol';
 
 /** A gzip-encoded stream is indexed at its end, from at most this many compressed bytes. */
@@ -85,7 +85,11 @@ export class StreamRecorder {
     if (broken && broken.rest.length > 0) this.stmts.frame(this.ctx.head.id, this.seq++, at, broken.rest);
   }
 
-  /** The stream ended: the incomplete tail becomes a last frame; returns the watch's end for `watches.ended`. */
+  /**
+   * The stream ended: the incomplete tail becomes a last frame, a gzip-encoded watch is decoded
+   * into the object log, and a watch's row gets its counts and how it ended (`watches.ended`:
+   * `outcome`, unless an ERROR event already said expired or error).
+   */
   end(outcome: Outcome): void {
     if (this.framer) {
       const rest = this.framer.rest();

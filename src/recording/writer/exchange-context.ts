@@ -1,6 +1,6 @@
-import { requestInfo, type RequestInfo } from '../k8s/request-info';
-import { isGzip } from '../wire/gzip';
-import { isProtobuf } from '../wire/media-types';
+import { requestInfo, type RequestInfo } from '../../k8s/request-info';
+import { isGzip } from '../../wire/gzip';
+import { isProtobuf } from '../../wire/media-types';
 import { redactSecretsJson, redactSecretsProtobuf } from './redact-secrets';
 import type { ExchangeHead } from './writer-protocol';
 

@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
-import { prepareRecording } from './writer-prepare';
+import { prepareRecording } from './prepare-recording';
 import { WriterHost, type WriterInit } from './writer-host';
-import { spawnRecordingWorker } from './writer-spawn';
+import { spawnRecordingWorker } from './spawn-recording-worker';
 import { emptyStats, type WriterBatch, type WriterCommand, type WriterReply, type WriterStats } from './writer-protocol';
 
 export const WRITER_BACKENDS = ['worker', 'inline'] as const;
@@ -63,7 +63,7 @@ class InlineBackend implements WriterBackend {
   }
 }
 
-/** The writer on a worker thread (writer-worker.ts; see writer-spawn.ts for how it is loaded). */
+/** The writer on a worker thread (writer-worker.ts; see spawn-recording-worker.ts for how it is loaded). */
 class WorkerBackend implements WriterBackend {
   private listener: (reply: WriterReply) => void = () => undefined;
   private flushes: Array<(stats: WriterStats) => void> = [];

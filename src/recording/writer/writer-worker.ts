@@ -1,5 +1,5 @@
 /**
- * Entry point of the recording writer thread (writer-spawn.ts says how it is loaded).
+ * Entry point of the recording writer thread (spawn-recording-worker.ts says how it is loaded).
  * Exits when told to close, after the last commit.
  */
 import { parentPort, workerData } from 'node:worker_threads';

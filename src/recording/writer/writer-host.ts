@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
-import { openRecording } from './open';
-import { spawnRecordingWorker } from './writer-spawn';
-import { RecordingWriter } from './writer';
+import { openRecording } from '../open';
+import { spawnRecordingWorker } from './spawn-recording-worker';
+import { RecordingWriter } from './recording-writer';
 import type { WriterCommand, WriterReply } from './writer-protocol';
 
 export interface WriterInit {

@@ -6,9 +6,9 @@
  * Keys, metadata and everything else stay, so a replayed client still sees which keys exist.
  * The functions return the rewritten bytes, or null when there was nothing to redact.
  */
-import { goJson } from '../wire/json-spans';
-import { WIRE_BYTES, ProtoWriter, forEachField, type ProtoField } from '../wire/protobuf-fields';
-import { decodeEnvelope, decodeWatchEvent, encodeEnvelope, encodeWatchEvent, hasMagic, lengthPrefix } from '../wire/protobuf';
+import { goJson } from '../../wire/json-spans';
+import { WIRE_BYTES, ProtoWriter, forEachField, type ProtoField } from '../../wire/protobuf-fields';
+import { decodeEnvelope, decodeWatchEvent, encodeEnvelope, encodeWatchEvent, hasMagic, lengthPrefix } from '../../wire/protobuf';
 
 export const REDACTED = '[redacted]';
 export const REDACTED_BASE64 = Buffer.from(REDACTED).toString('base64');

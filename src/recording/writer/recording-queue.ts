@@ -1,4 +1,4 @@
-import type { Logger } from '../log/logger';
+import type { Logger } from '../../log/logger';
 import { startWriterBackend, type WriterBackend, type WriterBackendKind } from './writer-backend';
 import { emptyStats, type Span, type WriterMessage, type WriterReply, type WriterStats } from './writer-protocol';
 

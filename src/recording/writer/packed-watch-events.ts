@@ -2,17 +2,16 @@
  * The observations of one watch frame as `watch_observations.events` holds them: a JSONB array
  * (SQLite's binary JSON, https://sqlite.org/jsonb.html) of PackedWatchEvent arrays, written here
  * byte by byte. An event's parts are copied straight from the frame where a scanner found them
- * (json-watch-scan.ts, protobuf-watch-scan.ts), so that an event costs no strings: decoding each
- * event into strings and building JSON text for SQLite to convert cost the writer thread more than
- * anything else it did for an event. Readers see no difference: they read the column through
- * SQLite's JSON functions.
+ * (json-watch-scan.ts, protobuf-watch-scan.ts), so that an event costs no strings (no decoding
+ * into strings, no JSON text for SQLite to convert). Readers read the column through SQLite's JSON
+ * functions.
  *
  * An element is a header and a payload. The header's first byte holds the type (low four bits) and
  * how the payload's size is stored (high four bits: 0–11 the size itself, 12/13/14 a size in the
  * next 1/2/4 bytes, big-endian); SQLite reads a size stored in more bytes than it needs, which lets
  * an array's header be written before its size is known.
  */
-import { ESCAPED, KIND, NAME, NAMESPACE, OBJECT, RV, TYPE, UID, bit, isString, spanString, type WatchEventSpans } from '../wire/watch-event-spans';
+import { ESCAPED, KIND, NAME, NAMESPACE, OBJECT, RV, TYPE, UID, bit, isString, spanString, type WatchEventSpans } from '../../wire/watch-event-spans';
 
 const NULL = 0x00;
 const INT = 0x03;

@@ -1,10 +1,11 @@
-import type { Db } from './open';
-import { CREATE_RESOURCE_INDEX, DROP_RESOURCE_INDEX } from './schema';
-import { exchangeContext, storedRequestBody, type ExchangeContext } from './writer-context';
-import { indexResponse, storedResponse } from './writer-index';
+import type { Db } from '../open';
+import { CREATE_RESOURCE_INDEX, DROP_RESOURCE_INDEX } from '../schema';
+import { exchangeContext, storedRequestBody, type ExchangeContext } from './exchange-context';
+import { logResponseObjects } from './log-response-objects';
+import { storedResponse } from './stored-response';
 import { emptyStats, type CloseMessage, type ExchangeHead, type OpenMessage, type Span, type WriterBatch, type WriterStats } from './writer-protocol';
-import { RecordingStatements } from './writer-statements';
-import { StreamRecorder } from './writer-stream';
+import { RecordingStatements } from './recording-statements';
+import { StreamRecorder } from './stream-recorder';
 
 export interface WriterOptions {
   keepSecrets: boolean;
@@ -18,7 +19,7 @@ interface OpenExchange {
 /**
  * The one writer of a recording: applies batches of proxy messages as rows (exchanges, frames,
  * and the decoded object log: observations, lists, watches) inside an open transaction that the
- * host commits every ~50 ms. Synchronous, so it runs the same on a worker thread or inline.
+ * host commits every COMMIT_MS (writer-host.ts). Synchronous, so it runs the same on a worker thread or inline.
  * A body that cannot be decoded is stored as received, with the reason in `decode_error`.
  */
 export class RecordingWriter {
@@ -105,7 +106,7 @@ export class RecordingWriter {
   private whole(msg: CloseMessage, head: ExchangeHead, requestBody: Buffer | null, responseBody: Buffer | null): void {
     const ctx = exchangeContext(head, this.options.keepSecrets);
     const stored = storedResponse(ctx, responseBody);
-    const indexed = indexResponse(this.stmts, ctx, stored.body, head.startedAt + msg.durationMs);
+    const indexed = logResponseObjects(this.stmts, ctx, stored.body, head.startedAt + msg.durationMs);
     this.counters.observations += indexed.observations;
     if (indexed.error) this.counters.decodeErrors++;
     this.insertExchange(ctx, storedRequestBody(ctx, requestBody), stored.body, stored.headers, msg.durationMs, msg.outcome, msg.error ?? null, indexed.error);

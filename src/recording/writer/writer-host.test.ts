@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { COMMIT_MS, WriterHost } from './writer-host';
-import { prepareRecording } from './writer-prepare';
+import { prepareRecording } from './prepare-recording';
 import type { WriterReply } from './writer-protocol';
 
 let dir: string;

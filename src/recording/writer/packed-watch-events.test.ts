@@ -1,10 +1,10 @@
-import { decodeWatchFrame } from '../wire/decode';
-import { encodeEnvelope, encodeWatchEvent, lengthPrefix } from '../wire/protobuf';
-import { ProtoWriter } from '../wire/protobuf-fields';
-import { writerFixture } from '../../test/support/writer-fixture';
-import type { Db } from './open';
-import { OBSERVATION_RAW_SQL } from './schema';
-import type { RecordingWriter } from './writer';
+import { decodeWatchFrame } from '../../wire/decode';
+import { encodeEnvelope, encodeWatchEvent, lengthPrefix } from '../../wire/protobuf';
+import { ProtoWriter } from '../../wire/protobuf-fields';
+import { writerFixture } from '../../../test/support/writer-fixture';
+import type { Db } from '../open';
+import { OBSERVATION_RAW_SQL } from '../schema';
+import type { RecordingWriter } from './recording-writer';
 import type { ExchangeHead } from './writer-protocol';
 
 const fixture = writerFixture();

@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
-import type { Db } from '../recording/open';
-import { hasFrameSlices, hasWatchObservations, type PackedWatchEvent } from '../recording/schema';
+import type { Db } from '../open';
+import type { PackedWatchEvent } from '../schema';
+import { hasFrameSlices, hasWatchObservations } from './schema-features';
 
 /** An observation's bytes as stored: its own `raw`, or where they lie in its watch frame. */
 type RawRow = [id: number, raw: string | Buffer | null, text: number, exchangeId: number, seq: number, offset: number | null, length: number | null];

@@ -1,10 +1,9 @@
-import { gzipSync } from 'node:zlib';
-import { decodeBody, type DecodedBody, type DecodedObject } from '../wire/decode';
-import { gunzipSafe } from '../wire/gzip';
-import { decodeEnvelope } from '../wire/protobuf';
-import { forEachField } from '../wire/protobuf-fields';
-import { redactBody, type ExchangeContext } from './writer-context';
-import type { ObservationRow, RecordingStatements } from './writer-statements';
+import { decodeBody, type DecodedBody, type DecodedObject } from '../../wire/decode';
+import { gunzipSafe } from '../../wire/gzip';
+import { decodeEnvelope } from '../../wire/protobuf';
+import { forEachField } from '../../wire/protobuf-fields';
+import type { ExchangeContext } from './exchange-context';
+import type { ObservationRow, RecordingStatements } from './recording-statements';
 
 /** Verbs whose successful responses carry objects for the object log, and how they are seen. */
 const SOURCES: Record<string, ObservationRow['source'] | undefined> = {
@@ -17,34 +16,12 @@ const SOURCES: Record<string, ObservationRow['source'] | undefined> = {
   deletecollection: 'write',
 };
 
-export interface StoredResponse {
-  body: Buffer | null;
-  headers: string | null;
-}
-
-/**
- * The response body as it is stored: as on the wire, except that Secret values are redacted (a
- * gzip body is gunzipped, redacted and gzipped again), with Content-Length kept true to it.
- */
-export function storedResponse(ctx: ExchangeContext, body: Buffer | null): StoredResponse {
-  const headers = ctx.head.responseHeaders;
-  if (!body || !ctx.redact) return { body, headers };
-  const plain = ctx.responseGzip ? gunzipSafe(body) : body;
-  if (plain instanceof Error) return { body, headers };
-  const redacted = redactBody(ctx.responseContentType, plain);
-  if (!redacted) return { body, headers };
-  const stored = ctx.responseGzip ? gzipSync(redacted) : redacted;
-  const pairs = (JSON.parse(headers!) as Array<[string, string]>).map(([k, v]): [string, string] =>
-    k.toLowerCase() === 'content-length' ? [k, String(stored.length)] : [k, v]);
-  return { body: stored, headers: JSON.stringify(pairs) };
-}
-
 /**
  * Decodes a whole (not streamed) response into the object log: list pages into `lists` and one
  * observation per item, gets and write responses into one observation. Returns the decode error,
  * or null. Only successful responses to resource verbs are decoded.
  */
-export function indexResponse(stmts: RecordingStatements, ctx: ExchangeContext, body: Buffer | null, atMs: number): { error: string | null; observations: number } {
+export function logResponseObjects(stmts: RecordingStatements, ctx: ExchangeContext, body: Buffer | null, atMs: number): { error: string | null; observations: number } {
   const { info, head } = ctx;
   const source = SOURCES[info.verb];
   const status = head.status ?? 0;
@@ -58,8 +35,8 @@ export function indexResponse(stmts: RecordingStatements, ctx: ExchangeContext, 
   } catch (err) {
     return { error: (err as Error).message, observations: 0 };
   }
-  // Each row is one object literal, not a spread of the shared fields: spreading them into every row
-  // cost ~35 µs of a small GET's ~60 µs in the writer, and had V8 move each row to the old generation.
+  // Each row is one object literal, not a spread of the shared fields: a spread per row costs the
+  // writer more than the rest of a small GET, and V8 moves such rows to the old generation.
   const { apiGroup, apiVersion, resource } = info;
   const exchangeId = head.id;
   const observe = (seq: number, obj: DecodedObject, src: ObservationRow['source'], event: string | null) =>

@@ -1,6 +1,6 @@
-import { ProtoWriter } from '../wire/protobuf-fields';
-import { decodeEnvelope, decodeWatchEvent, encodeEnvelope, encodeWatchEvent, lengthPrefix } from '../wire/protobuf';
-import { forEachField } from '../wire/protobuf-fields';
+import { ProtoWriter } from '../../wire/protobuf-fields';
+import { decodeEnvelope, decodeWatchEvent, encodeEnvelope, encodeWatchEvent, lengthPrefix } from '../../wire/protobuf';
+import { forEachField } from '../../wire/protobuf-fields';
 import { REDACTED, REDACTED_BASE64, redactSecretsJson, redactSecretsProtobuf, redactSecretsProtobufFrame } from './redact-secrets';
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';

@@ -1,13 +1,13 @@
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { RecordingFormatError, openRecording } from './open';
+import { RecordingFormatError } from '../../errors/recording-format-error';
+import { openRecording } from '../open';
 
 /**
- * Pages of a new recording. With SQLite's default 4 KiB pages, frames of one watch event a row
- * (schema 1, in a WITHOUT ROWID table) spilled to overflow pages: for 200,000 1 KiB events 3× the
- * CPU and a 1.2 GB file instead of 460 MB. Frames of whole arrivals (tens of KiB, a rowid table)
- * still cost ~1.6× the CPU per byte with 4 KiB pages as with 16 KiB ones (1.8–2.0 against 1.1–1.4 ns).
+ * The page size of a new recording: frames of whole arrivals are tens of KiB, and pages larger
+ * than SQLite's default 4 KiB keep them off overflow pages, which cost the writer CPU per byte and
+ * the file space (bench/record-writer.js measures it).
  */
 export const PAGE_SIZE = 16384;
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 
 /**
- * Starts `src/recording/NAME` on a worker thread. The built package runs `NAME.js` beside this
+ * Starts `src/recording/writer/NAME` on a worker thread. The built package runs `NAME.js` beside this
  * file. From TypeScript sources (jest runs TS through @swc/jest, so there is no .js) the thread
  * starts from a small bootstrap that compiles each required .ts file with @swc/core, a
  * devDependency, as it is loaded.

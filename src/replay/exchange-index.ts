@@ -1,8 +1,6 @@
 import type { Db } from '../recording/open';
+import { listResourceVersions, replayableRequests, type RequestKeyRow } from '../recording/reader/replayable-exchanges';
 import { normaliseRequest, type KeyOptions } from './request-key';
-
-/** id, method, url, api_group, resource, request_headers, request_body: all stored before the response body. */
-type ExchangeRow = [number, string, string, string, string, string, Buffer | null];
 
 /**
  * Every replayable exchange of a recording, indexed once at start by its request key, so a
@@ -26,20 +24,12 @@ export class ExchangeIndex {
 
   static load(db: Db, options: KeyOptions): ExchangeIndex {
     const index = new ExchangeIndex();
-    // Upgraded connections (exec, attach, port-forward; status 101) carried bytes replay cannot
-    // reproduce. Only columns stored before response_body are read, so a scan of a recording with
-    // large bodies does not read them.
-    const rows = db.prepare(
-      `SELECT id, method, url, api_group, resource, request_headers, request_body
-         FROM exchanges WHERE status IS NOT 101 ORDER BY id`,
-    ).raw();
-    for (const row of rows.iterate() as IterableIterator<ExchangeRow>) index.add(row, options);
-    const lists = db.prepare(`SELECT exchange_id, rv FROM lists WHERE rv IS NOT NULL`).raw();
-    for (const [id, rv] of lists.iterate() as IterableIterator<[number, string]>) index.listRv.set(id, rv);
+    for (const row of replayableRequests(db)) index.add(row, options);
+    for (const [id, rv] of listResourceVersions(db)) index.listRv.set(id, rv);
     return index;
   }
 
-  private add([id, method, url, group, resource, requestHeaders, requestBody]: ExchangeRow, options: KeyOptions): void {
+  private add([id, method, url, group, resource, requestHeaders, requestBody]: RequestKeyRow, options: KeyOptions): void {
     let headers: [string, string][];
     try {
       headers = JSON.parse(requestHeaders) as [string, string][];
