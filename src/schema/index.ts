@@ -16,3 +16,4 @@ export {
   type SchemaNode,
   type SchemaNodeData,
 } from './schema-node';
+export { strategicMergePatch, StrategicMergePatchError } from './strategic-merge-patch';

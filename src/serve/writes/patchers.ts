@@ -76,7 +76,8 @@ export function applyJsonPatch({ current, patch }: PatchInput): Obj {
   }
 }
 
-function decodePatch(patch: Buffer): unknown {
+/** The patch body as JSON, or the apiserver's 400 for broken JSON. */
+export function decodePatch(patch: Buffer): unknown {
   const syntax = goJsonSyntaxError(patch);
   if (syntax) throw badRequestMessage(`error decoding patch: ${syntax}`);
   return JSON.parse(patch.toString('utf8'));
