@@ -11,8 +11,8 @@ const deploymentType = schema.typeOf('apps/v1', 'Deployment');
 const podType = schema.typeOf('v1', 'Pod');
 
 const clone = <T>(v: T): T => structuredClone(v);
-const patchPod = (pod: Obj, patch: Obj) => strategicMergePatch(clone(pod), clone(patch), podType);
-const patchDeployment = (d: Obj, patch: Obj) => strategicMergePatch(clone(d), clone(patch), deploymentType);
+const patchPod = (pod: Obj, patch: Obj): Obj => strategicMergePatch(clone(pod), clone(patch), podType);
+const patchDeployment = (d: Obj, patch: Obj): Obj => strategicMergePatch(clone(d), clone(patch), deploymentType);
 
 const pod = (spec: Obj, metadata: Obj = { name: 'p' }): Obj => ({ apiVersion: 'v1', kind: 'Pod', metadata, spec });
 const names = (list: Obj[]) => list.map((c) => c.name);
