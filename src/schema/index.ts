@@ -17,3 +17,4 @@ export {
   type SchemaNodeData,
 } from './schema-node';
 export { strategicMergePatch, StrategicMergePatchError } from './strategic-merge-patch';
+export { pruneUnknownFields } from './unknown-fields';

@@ -23,6 +23,13 @@ export const PATCH_TYPES = [JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, APPL
 export interface PatchInput {
   current: Obj;
   patch: Buffer;
+  /** Filled by patchers whose patch the apiserver prints in its own way in a strict decoding error. */
+  report?: PatchReport;
+}
+
+export interface PatchReport {
+  /** The patch as the 422 of `fieldValidation=Strict` shows it (`patch: Invalid value: "…"`). */
+  strictValue?: string;
 }
 
 /** Applies one patch type; returns the patched object or throws the apiserver's StatusError. */

@@ -3,6 +3,7 @@
  * strategies (src/schema/strategic-merge-patch.ts); a kind the schema lacks (a custom resource)
  * is answered with the apiserver's 415 listing the patch types it does take for them.
  */
+import { goFormatValue } from '../../k8s/go-value-format';
 import { StatusError, failure } from '../../k8s/status';
 import { badRequestMessage, patchRejected, unsupportedBodyType } from '../../k8s/write-status';
 import { StrategicMergePatchError, strategicMergePatch, type Schema } from '../../schema';
@@ -14,7 +15,7 @@ type Obj = Record<string, any>;
 const CUSTOM_RESOURCE_PATCH_TYPES = [JSON_PATCH, MERGE_PATCH, APPLY_PATCH];
 
 export function strategicMergePatcher(schema: () => Schema): Patcher {
-  return ({ current, patch }) => {
+  return ({ current, patch, report }) => {
     const root = schema().typeOf(String(current.apiVersion), String(current.kind));
     if (!root) throw unsupportedBodyType(CUSTOM_RESOURCE_PATCH_TYPES);
     const parsed = decodePatch(patch);
@@ -22,7 +23,10 @@ export function strategicMergePatcher(schema: () => Schema): Patcher {
       throw badRequestMessage(`error decoding patch: json: cannot unmarshal ${goKind(parsed)} into Go value of type map[string]interface {}`);
     }
     try {
-      return strategicMergePatch(current, parsed as Obj, root);
+      const patched = strategicMergePatch(current, parsed as Obj, root);
+      // The apiserver prints the patch map (as the merge left it) with %+v.
+      if (report) report.strictValue = goFormatValue(parsed);
+      return patched;
     } catch (err) {
       if (!(err instanceof StrategicMergePatchError)) throw err;
       if (err.code === 400) throw badRequestMessage(err.message);
