@@ -28,7 +28,7 @@ import { seedEmptyCluster, seedRecordedNamespaces, type SeededNamespaces } from 
 import { builtinDiscovery } from './discovery/builtin-discovery';
 import { ALWAYS_SERVED, ServedResources } from './served-resources';
 import { sendStatusBody } from './response-body';
-import { defaultPatchers } from './writes';
+import { builtinPatchers } from './writes';
 import { mulberry32 } from '../faults/random';
 import { randomInt } from 'node:crypto';
 
@@ -148,7 +148,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
             resources,
             random: mulberry32(options.seed ?? randomInt(2 ** 32)),
             now: () => store.clock.now(),
-            patchers: options.patchers ?? defaultPatchers(),
+            patchers: options.patchers ?? builtinPatchers(),
           },
         }),
         async close(stopListening) {

@@ -58,6 +58,8 @@ import { request as httpRequest } from 'node:http';
 export interface RawReply {
   status: number;
   body: string;
+  /** The Warning header lines, in order. */
+  warnings: string[];
 }
 
 /** One request with exactly the given headers (no User-Agent unless given). */
@@ -67,7 +69,9 @@ export function send(url: string, method: string, headers: Record<string, string
     const req = httpRequest(url, { method, headers: { ...headers, ...length } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      const warning = res.headers.warning;
+      const warnings = warning === undefined ? [] : (Array.isArray(warning) ? warning : [warning]).flatMap((w) => w.split(/, (?=299 )/));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), warnings }));
       res.on('error', reject);
     });
     req.on('error', reject);

@@ -44,7 +44,7 @@ describe('serve writes: store and watch', () => {
       ['PATCH', `${CM}/cm-a`, '[{"op":"frobnicate","path":"/data/k"}]', 'application/json-patch+json'],
       ['PATCH', `${CM}/cm-a`, '{"data":', 'application/merge-patch+json'],
       ['PATCH', `${CM}/cm-a`, '{"metadata":{"uid":"00000000-0000-0000-0000-000000000001"}}', 'application/merge-patch+json'],
-      ['PATCH', `${CM}/cm-a`, '{"data":{"k":"x"}}', 'application/strategic-merge-patch+json'],
+      ['PATCH', `${CM}/cm-a`, '{"data":{"k":"x","$patch":"merge"}}', 'application/strategic-merge-patch+json'],
       ['DELETE', `${CM}/cm-a`, '{"preconditions":{"uid":"00000000-0000-0000-0000-000000000001"}}'],
       ['DELETE', `${CM}/cm-a`, '{"propagationPolicy":"Sideways"}'],
       ['POST', `${CM}?dryRun=bogus`, '{"metadata":{"name":"x"}}'],

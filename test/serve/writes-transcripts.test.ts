@@ -4,7 +4,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { replayExchanges } from './write-transcripts';
+import { replayExchanges, send } from './write-transcripts';
 import { writeCluster, type WriteCluster } from './write-cluster';
 
 const ALL = readdirSync(join(__dirname, '..', 'fixtures', 'transcripts')).filter((f) => /^w\d/.test(f) && f.endsWith('.txt')).map((f) => f.slice(0, -4));
@@ -58,7 +58,7 @@ describe('serve writes: updates, patches, deletes, dry run', () => {
   });
 
   it('w3: merge and JSON patches', async () => {
-    expect(await mismatches(['w1-create-content-type-with-charset', ...pick(/^w3-(setup-create-cm-p|patch-)/, [/strategic/, /deployment/, /manager-c-after-apply/, /empty-noop/])])).toEqual([]);
+    expect(await mismatches(['w1-create-content-type-with-charset', ...pick(/^w3-(setup-create-cm-p|patch-)/, [/strategic-deployment/, /deployment/, /manager-c-after-apply/, /empty-noop/, /unknown-field/])])).toEqual([]);
   });
 
   it('w4: deletes of ConfigMaps, finalizers, preconditions', async () => {
@@ -68,5 +68,35 @@ describe('serve writes: updates, patches, deletes, dry run', () => {
 
   it('w5: dry run', async () => {
     expect(await mismatches(['w1-create-configmap', 'w3-setup-create-cm-p', ...pick(/^w5-/, [/deployment/, /dryrun-update/, /dryrun-patch/, /after-dryrun-update/])])).toEqual([]);
+  });
+});
+
+describe('serve writes: fieldValidation', () => {
+  let c: WriteCluster;
+  beforeEach(async () => {
+    c = await writeCluster();
+  });
+  afterEach(() => c.close());
+
+  it('w6: unknown fields under Warn, Strict, Ignore and the default, in creates and patches', async () => {
+    // The merge and JSON patch 422s quote the whole patched object (uid, timestamps inside a
+    // string): compared below with those parts masked.
+    const names = pick(/^w6-(unknown-field|patch-(merge|json|strategic)-unknown-field)/, [/invalid-name/]);
+    expect(names.length).toBeGreaterThanOrEqual(9);
+    const results = await replayExchanges(c.api.url, names);
+    const unescape = (s: string) => s.replace(/\\+"/g, '"');
+    const quoted = (s: string) => unescape(s).replace(/"uid":"[^"]*"/g, '"uid":"<uid>"').replace(/"(creationTimestamp|time)":"[^"]*"/g, '"$1":"<ts>"').replace(/"resourceVersion":"\d+"/g, '"resourceVersion":"<rv>"');
+    expect(results.filter((r) => quoted(r.actual) !== quoted(r.expected))).toEqual([]);
+  });
+
+  it('w6: Warn and the default answer with the apiserver’s Warning headers; Ignore and Strict without', async () => {
+    const cm = (name: string, query: string) => send(`${c.api.url}/api/v1/namespaces/w/configmaps${query}`, 'POST', { 'Content-Type': 'application/json' },
+      `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"${name}","bogus":1},"data":{"k":"v"},"extraTop":"x"}`);
+    for (const [query, warned] of [['', true], ['?fieldValidation=Warn', true], ['?fieldValidation=Ignore', false]] as const) {
+      const reply = await cm(`w${query.length}`, query);
+      expect(reply.status).toBe(201);
+      expect(reply.warnings).toEqual(warned ? ['299 - "unknown field \\"metadata.bogus\\""', '299 - "unknown field \\"extraTop\\""'] : []);
+      expect(JSON.parse(reply.body).extraTop).toBeUndefined();
+    }
   });
 });

@@ -5,6 +5,7 @@ import type { ResourceRequest } from '../resource-request';
 import { prepareCreate } from './prepare';
 import { checkBodyType, decodeObject, readBody } from './request-body';
 import { commitObject, currentRevision, keyOf, respondObject, unstored } from './stored-write';
+import { validateDecodedFields } from './field-validation';
 import type { WriteDeps } from './write-deps';
 import { actor, admitNamespace, servedKinds, writeTarget } from './write-request';
 
@@ -16,6 +17,7 @@ export async function handleCreate(ctx: ResourceRequest, deps: WriteDeps): Promi
   const body = await readBody(ctx.req);
   const options = parseWriteOptions('create', ctx.info.query);
   const obj = decodeObject(body, contentType, ctx.resource, servedKinds(ctx, deps));
+  validateDecodedFields(ctx, obj, options.fieldValidation);
   if (ctx.resource.namespaced && obj.metadata.namespace && obj.metadata.namespace !== ctx.info.namespace) throw badRequestMessage(NAMESPACE_MISMATCH);
   admitNamespace(ctx, deps, obj.metadata.name ?? '');
   await createObject(ctx, deps, obj, options.dryRun, options.fieldManager);

@@ -9,6 +9,7 @@ import type { WriteDeps } from './write-deps';
 
 export type { WriteDeps } from './write-deps';
 export { defaultPatchers, type Patcher, type Patchers, type PatchInput } from './patchers';
+export { builtinPatchers } from './builtin-patchers';
 export { WrittenObject } from './written-object';
 
 export const WRITE_VERBS = ['create', 'update', 'patch', 'delete', 'deletecollection'] as const;

@@ -23,6 +23,13 @@ export const PATCH_TYPES = [JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, APPL
 export interface PatchInput {
   current: Obj;
   patch: Buffer;
+  /** Filled by patchers whose patch the apiserver prints in its own way in a strict decoding error. */
+  report?: PatchReport;
+}
+
+export interface PatchReport {
+  /** The patch as the 422 of `fieldValidation=Strict` shows it (`patch: Invalid value: "…"`). */
+  strictValue?: string;
 }
 
 /** Applies one patch type; returns the patched object or throws the apiserver's StatusError. */
@@ -76,7 +83,8 @@ export function applyJsonPatch({ current, patch }: PatchInput): Obj {
   }
 }
 
-function decodePatch(patch: Buffer): unknown {
+/** The patch body as JSON, or the apiserver's 400 for broken JSON. */
+export function decodePatch(patch: Buffer): unknown {
   const syntax = goJsonSyntaxError(patch);
   if (syntax) throw badRequestMessage(`error decoding patch: ${syntax}`);
   return JSON.parse(patch.toString('utf8'));

@@ -8,6 +8,8 @@ import type { FieldError } from '../../k8s/field-errors';
 import { trackedPart, updateManagedFields, ZERO_OBJECT, type ManagedFieldsEntry, type ManagedScope } from '../../k8s/managed-fields';
 import { generateName, nameValidatorFor, randomUid, type Random } from '../../k8s/names';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../k8s/object-meta-validation';
+import { applyDefaults, completeCreate, completeUpdate } from '../../k8s/object-defaults';
+import type { ServiceAllocations } from '../../k8s/service-allocation';
 import { internalError } from '../../k8s/status';
 import { invalidObject, storageError, writeConflict, OBJECT_MODIFIED } from '../../k8s/write-status';
 import type { ServedResource } from '../served-resources';
@@ -23,12 +25,16 @@ export interface WriteTarget {
   namespace: string;
 }
 
-/** Who writes and when. */
+/** Who writes and when, and the cluster state defaulting allocates from. */
 export interface Actor {
   manager: string;
   now: number;
   random: Random;
+  /** Service cluster IPs and node ports in use (none when not given). */
+  allocations?: () => ServiceAllocations;
 }
+
+const noAllocations = (): ServiceAllocations => ({ clusterIPs: new Set(), nodePorts: new Set() });
 
 export function invalid(target: WriteTarget, name: string, errs: FieldError[]): Error {
   return invalidObject(target.resource.codec.type.kind, target.resource.info.group, name, errs);
@@ -42,6 +48,7 @@ export function prepareCreate(obj: Obj, target: WriteTarget, actor: Actor): Obj 
   else delete meta.namespace;
   if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName, actor.random);
   applyCreateDefaults(obj, resource.info.resource, rules);
+  if (rules.builtin) applyDefaults(resource.codec.type.kind, obj);
   const errs = [
     ...validateObjectMeta(meta, resource.namespaced, nameValidatorFor(resource.info.group, resource.info.resource)),
     ...validateConfigData(resource.codec.type.kind, obj),
@@ -65,10 +72,11 @@ export function prepareCreate(obj: Obj, target: WriteTarget, actor: Actor): Obj 
     whole: trackedPart(obj, 'all'),
   });
   setManagedFields(meta, entries);
+  if (rules.builtin) completeCreate(resource.codec.type.kind, obj, { uid: meta.uid, random: actor.random, allocations: actor.allocations ?? noAllocations });
   return obj;
 }
 
-/** What the registry strategies set on create that the fieldmanager then records as the creator's. */
+/** What the registry strategies set on create that the fieldmanager then records as the creator's (the kinds' defaults: k8s/object-defaults). */
 function applyCreateDefaults(obj: Obj, resource: string, rules: ResourceRules): void {
   if (!rules.builtin) return;
   const meta = obj.metadata as Obj;
@@ -78,15 +86,7 @@ function applyCreateDefaults(obj: Obj, resource: string, rules: ResourceRules): 
     obj.status = { phase: 'Active' };
     return;
   }
-  if (resource === 'secrets') {
-    if (obj.stringData && typeof obj.stringData === 'object') {
-      obj.data = { ...(obj.data ?? {}) };
-      for (const [k, v] of Object.entries(obj.stringData as Obj)) obj.data[k] = Buffer.from(String(v), 'utf8').toString('base64');
-      delete obj.stringData;
-    }
-    obj.type ??= 'Opaque';
-  }
-  if (rules.hasStatus) obj.status = resource === 'pods' ? { phase: 'Pending', qosClass: 'BestEffort' } : {};
+  if (rules.hasStatus) obj.status = {};
 }
 
 export interface UpdateMode {
@@ -139,6 +139,7 @@ export function prepareUpdate(old: Obj, next: Obj, target: WriteTarget, actor: A
   meta.uid = uid;
   delete meta.selfLink;
   const kind = resource.codec.type.kind;
+  if (rules.builtin && mode.subresource === '') applyDefaults(kind, result, old);
   const errs = [...validateObjectMetaUpdate(meta, oldMeta), ...validateConfigData(kind, result), ...validateConfigUpdate(kind, result, old)];
   if (errs.length > 0) throw invalid(target, name, errs);
   const generation = nextGeneration(old, result, rules);
@@ -161,6 +162,7 @@ export function prepareUpdate(old: Obj, next: Obj, target: WriteTarget, actor: A
     });
     setManagedFields(meta, entries);
   }
+  if (rules.builtin && mode.subresource === '') completeUpdate(kind, result, old, { random: actor.random, allocations: actor.allocations ?? noAllocations });
   return result;
 }
 

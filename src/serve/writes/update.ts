@@ -9,6 +9,7 @@ import { createObject, NAMESPACE_MISMATCH } from './create';
 import { prepareUpdate, type UpdateMode } from './prepare';
 import { checkBodyType, decodeObject, readBody } from './request-body';
 import { commitDeletion, commitObject, currentObject, currentRevision, finalObject, keyOf, respondObject, sameObject, unstored } from './stored-write';
+import { validateDecodedFields } from './field-validation';
 import type { WriteDeps } from './write-deps';
 import { actor, admitNamespace, servedKinds, writeTarget } from './write-request';
 
@@ -21,6 +22,7 @@ export async function handleUpdate(ctx: ResourceRequest, deps: WriteDeps): Promi
   const body = await readBody(ctx.req);
   const options = parseWriteOptions('update', ctx.info.query);
   const obj = decodeObject(body, contentType, ctx.resource, servedKinds(ctx, deps));
+  validateDecodedFields(ctx, obj, options.fieldValidation);
   const name = ctx.info.name;
   const bodyName = obj.metadata.name as string | undefined;
   if (!bodyName) throw badRequestMessage(`the name of the object (${name} based on URL) was undeterminable: name must be provided`);

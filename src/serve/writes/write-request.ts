@@ -5,6 +5,7 @@ import { namespaceTerminating } from '../../k8s/write-status';
 import type { ResourceRequest } from '../resource-request';
 import type { Actor, WriteTarget } from './prepare';
 import { resourceRules } from './resource-rules';
+import { serviceAllocations } from './service-allocations';
 import type { WriteDeps } from './write-deps';
 import { objectOf } from './written-object';
 
@@ -15,7 +16,7 @@ export function writeTarget(ctx: ResourceRequest): WriteTarget {
 
 export function actor(ctx: ResourceRequest, deps: WriteDeps, fieldManager: string | undefined): Actor {
   const ua = ctx.req.headers['user-agent'];
-  return { manager: managerName(fieldManager, ua), now: deps.now(), random: deps.random };
+  return { manager: managerName(fieldManager, ua), now: deps.now(), random: deps.random, allocations: () => serviceAllocations(deps) };
 }
 
 /** Kinds served in the URL's group/version (a body of another of them is a failed conversion, not an unknown kind). */

@@ -1,0 +1,231 @@
+/**
+ * What a v1.26 apiserver fills in on the built-in kinds (reference/apiserver-facts-writes.md
+ * "Defaults", the w1-defaults-* transcripts), in two steps as it does:
+ *
+ * - `applyDefaults`: the defaulting run on decode, on create and update; the creating manager's
+ *   managedFields include these fields.
+ * - `completeCreate` / `completeUpdate`: what the registry strategies and admission set after
+ *   the managedFields are computed (Job selector and labels, Pod tolerations and priority, Service
+ *   addresses), the initial status, and the `creationTimestamp: null` every embedded
+ *   ObjectMeta serialises with.
+ *
+ * Pure: allocation reads the addresses in use and the injected random source.
+ */
+import { OBJECT_META_ORDER } from './object-order';
+import { admitPod, defaultPodSpec, qosClass } from './pod-defaults';
+import { allocateService, keepAllocated, serviceAddresses, type ServiceAllocations } from './service-allocation';
+import type { Random } from './names';
+
+type Obj = Record<string, any>;
+
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
+
+const DAEMONSET_TEMPLATE_GENERATION = 'deprecated.daemonset.template.generation';
+
+/** Decode-time defaults of `obj` (a built-in kind); `old` is the stored object on update. */
+export function applyDefaults(kind: string, obj: Obj, old?: Obj): void {
+  const spec = isObj(obj.spec) ? obj.spec : undefined;
+  const template = (s: Obj | undefined) => (isObj(s?.template?.spec) ? (s!.template.spec as Obj) : undefined);
+  switch (kind) {
+    case 'Pod':
+      if (spec) defaultPodSpec(spec, true);
+      return;
+    case 'PodTemplate':
+      if (isObj(obj.template?.spec)) defaultPodSpec(obj.template.spec, false);
+      return;
+    case 'ReplicationController':
+      if (!spec) return;
+      spec.replicas ??= 1;
+      if (template(spec)) defaultPodSpec(template(spec)!, false);
+      return;
+    case 'Deployment':
+      if (!spec) return;
+      spec.replicas ??= 1;
+      spec.strategy ??= {};
+      spec.strategy.type ??= 'RollingUpdate';
+      if (spec.strategy.type === 'RollingUpdate') {
+        spec.strategy.rollingUpdate ??= {};
+        spec.strategy.rollingUpdate.maxUnavailable ??= '25%';
+        spec.strategy.rollingUpdate.maxSurge ??= '25%';
+      }
+      spec.revisionHistoryLimit ??= 10;
+      spec.progressDeadlineSeconds ??= 600;
+      if (template(spec)) defaultPodSpec(template(spec)!, false);
+      return;
+    case 'ReplicaSet':
+      if (!spec) return;
+      spec.replicas ??= 1;
+      if (template(spec)) defaultPodSpec(template(spec)!, false);
+      return;
+    case 'StatefulSet':
+      if (!spec) return;
+      spec.replicas ??= 1;
+      spec.podManagementPolicy ??= 'OrderedReady';
+      spec.updateStrategy ??= {};
+      spec.updateStrategy.type ??= 'RollingUpdate';
+      if (spec.updateStrategy.type === 'RollingUpdate') {
+        spec.updateStrategy.rollingUpdate ??= {};
+        spec.updateStrategy.rollingUpdate.partition ??= 0;
+      }
+      spec.revisionHistoryLimit ??= 10;
+      for (const pvc of objects(spec.volumeClaimTemplates)) {
+        if (isObj(pvc.spec)) pvc.spec.volumeMode ??= 'Filesystem';
+      }
+      if (template(spec)) defaultPodSpec(template(spec)!, false);
+      return;
+    case 'DaemonSet': {
+      if (!spec) return;
+      spec.updateStrategy ??= {};
+      spec.updateStrategy.type ??= 'RollingUpdate';
+      if (spec.updateStrategy.type === 'RollingUpdate') {
+        spec.updateStrategy.rollingUpdate ??= {};
+        spec.updateStrategy.rollingUpdate.maxUnavailable ??= 1;
+        spec.updateStrategy.rollingUpdate.maxSurge ??= 0;
+      }
+      spec.revisionHistoryLimit ??= 10;
+      if (template(spec)) defaultPodSpec(template(spec)!, false);
+      const meta = (obj.metadata ??= {});
+      const previous = Number(old?.metadata?.annotations?.[DAEMONSET_TEMPLATE_GENERATION] ?? 0);
+      const generation = !old ? 1 : JSON.stringify(old.spec?.template) === JSON.stringify(spec.template) ? previous : previous + 1;
+      meta.annotations = { ...(meta.annotations ?? {}), [DAEMONSET_TEMPLATE_GENERATION]: String(generation) };
+      return;
+    }
+    case 'Job':
+      if (!spec) return;
+      defaultJobSpec(spec);
+      if (template(spec)) defaultPodSpec(template(spec)!, false);
+      return;
+    case 'CronJob':
+      if (!spec) return;
+      spec.concurrencyPolicy ??= 'Allow';
+      spec.suspend ??= false;
+      spec.successfulJobsHistoryLimit ??= 3;
+      spec.failedJobsHistoryLimit ??= 1;
+      if (template(spec.jobTemplate?.spec)) defaultPodSpec(template(spec.jobTemplate.spec)!, false);
+      return;
+    case 'Service':
+      if (spec) defaultServiceSpec(spec);
+      return;
+    case 'Secret':
+      if (isObj(obj.stringData)) {
+        obj.data = { ...(isObj(obj.data) ? obj.data : {}) };
+        for (const [k, v] of Object.entries(obj.stringData)) obj.data[k] = Buffer.from(String(v), 'utf8').toString('base64');
+      }
+      delete obj.stringData;
+      obj.type ??= 'Opaque';
+      return;
+    default:
+  }
+}
+
+function defaultJobSpec(spec: Obj): void {
+  if (spec.completions === undefined && spec.parallelism === undefined) spec.completions = 1;
+  spec.parallelism ??= 1;
+  spec.backoffLimit ??= 6;
+  spec.completionMode ??= 'NonIndexed';
+  spec.suspend ??= false;
+}
+
+function defaultServiceSpec(spec: Obj): void {
+  spec.type ??= 'ClusterIP';
+  spec.sessionAffinity ??= 'None';
+  if (spec.sessionAffinity === 'ClientIP') {
+    spec.sessionAffinityConfig ??= {};
+    spec.sessionAffinityConfig.clientIP ??= {};
+    spec.sessionAffinityConfig.clientIP.timeoutSeconds ??= 10800;
+  }
+  for (const p of objects(spec.ports)) {
+    p.protocol ??= 'TCP';
+    if (p.targetPort === undefined || p.targetPort === 0 || p.targetPort === '') p.targetPort = p.port;
+  }
+  if (spec.type !== 'ExternalName') spec.internalTrafficPolicy ??= 'Cluster';
+  if (spec.type === 'NodePort' || spec.type === 'LoadBalancer') spec.externalTrafficPolicy ??= 'Cluster';
+  if (spec.type === 'LoadBalancer') spec.allocateLoadBalancerNodePorts ??= true;
+}
+
+/** What the strategies and admission set on a new object, after its managedFields. */
+export interface CreateContext {
+  uid: string;
+  random: Random;
+  /** Service cluster IPs and node ports in use (read from the store). */
+  allocations: () => ServiceAllocations;
+}
+
+export function completeCreate(kind: string, obj: Obj, ctx: CreateContext): void {
+  const meta = (obj.metadata ??= {});
+  const spec = isObj(obj.spec) ? obj.spec : undefined;
+  if (kind === 'Job' && spec) {
+    const labels = { 'controller-uid': ctx.uid, 'job-name': String(meta.name ?? '') };
+    if (spec.manualSelector !== true) {
+      spec.template ??= {};
+      spec.template.metadata = { ...(spec.template.metadata ?? {}), labels: { ...labels, ...(spec.template.metadata?.labels ?? {}) } };
+      spec.selector = { matchLabels: { 'controller-uid': ctx.uid } };
+    }
+    if (!isObj(meta.labels) || Object.keys(meta.labels).length === 0) meta.labels = { ...labels };
+    meta.annotations = { ...(meta.annotations ?? {}), 'batch.kubernetes.io/job-tracking': '' };
+  }
+  if (kind === 'Pod' && spec) admitPod(spec);
+  if (kind === 'Service' && spec) allocateService(spec, ctx.allocations(), ctx.random, String(meta.name ?? ''));
+  const status = initialStatus(kind, obj);
+  if (status !== undefined) obj.status = status;
+  nullTemplateTimestamps(kind, obj);
+}
+
+/** The update's counterpart: a Service keeps its allocated addresses; embedded metadata as on create. */
+export function completeUpdate(kind: string, obj: Obj, old: Obj, ctx: Omit<CreateContext, 'uid'>): void {
+  if (kind === 'Service' && isObj(obj.spec)) {
+    const oldSpec = isObj(old.spec) ? old.spec : {};
+    keepAllocated(obj.spec, oldSpec);
+    const own = serviceAddresses(oldSpec);
+    const used = ctx.allocations();
+    const others = { clusterIPs: new Set([...used.clusterIPs].filter((ip) => !own.clusterIPs.has(ip))), nodePorts: new Set([...used.nodePorts].filter((p) => !own.nodePorts.has(p))) };
+    allocateService(obj.spec, others, ctx.random, String(obj.metadata?.name ?? ''));
+  }
+  nullTemplateTimestamps(kind, obj);
+}
+
+/** The status a new object is stored with (undefined: the kind has none). */
+function initialStatus(kind: string, obj: Obj): Obj | undefined {
+  switch (kind) {
+    case 'Pod':
+      return { phase: 'Pending', qosClass: qosClass(isObj(obj.spec) ? obj.spec : {}) };
+    case 'DaemonSet':
+      return { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 };
+    case 'StatefulSet':
+      return { replicas: 0, availableReplicas: 0 };
+    case 'ReplicaSet':
+    case 'ReplicationController':
+      return { replicas: 0 };
+    case 'Service':
+      return { loadBalancer: {} };
+    case 'Deployment':
+    case 'Job':
+    case 'CronJob':
+      return {};
+    default:
+      return undefined;
+  }
+}
+
+/** Embedded ObjectMeta (pod templates) serialises `creationTimestamp: null` when unset. */
+function nullTemplateTimestamps(kind: string, obj: Obj): void {
+  const spec = isObj(obj.spec) ? obj.spec : undefined;
+  const templates: Obj[] = [];
+  if (kind === 'PodTemplate' && isObj(obj.template)) templates.push(obj.template);
+  if (['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'ReplicationController'].includes(kind) && isObj(spec?.template)) templates.push(spec!.template);
+  if (kind === 'CronJob' && isObj(spec?.jobTemplate)) {
+    templates.push(spec!.jobTemplate);
+    if (isObj(spec!.jobTemplate.spec?.template)) templates.push(spec!.jobTemplate.spec.template);
+  }
+  for (const t of templates) {
+    const meta: Obj = isObj(t.metadata) ? t.metadata : {};
+    if (meta.creationTimestamp === undefined) meta.creationTimestamp = null;
+    const ordered: Obj = {};
+    for (const k of OBJECT_META_ORDER) if (k in meta) ordered[k] = meta[k];
+    for (const k of Object.keys(meta)) if (!(k in ordered)) ordered[k] = meta[k];
+    const rest = Object.fromEntries(Object.entries(t).filter(([k]) => k !== 'metadata'));
+    for (const k of Object.keys(t)) delete t[k];
+    Object.assign(t, { metadata: ordered, ...rest });
+  }
+}

@@ -1,0 +1,20 @@
+/** The API schema: types of the built-in kinds, their patch and list/map markers, defaults. */
+export { Schema, type SchemaData } from './schema';
+export {
+  elementType,
+  fieldType,
+  keepsUnknownFields,
+  listMapKeys,
+  listType,
+  mapType,
+  patchMergeKey,
+  patchStrategies,
+  patchStrategy,
+  type ListType,
+  type MapType,
+  type NodeType,
+  type SchemaNode,
+  type SchemaNodeData,
+} from './schema-node';
+export { strategicMergePatch, StrategicMergePatchError } from './strategic-merge-patch';
+export { pruneUnknownFields } from './unknown-fields';

@@ -1,0 +1,19 @@
+import { pruneUnknownFields } from '../../src/schema';
+import { builtinSchema } from '../../src/serve/builtin-schema';
+
+describe('pruneUnknownFields over the built-in schema', () => {
+  it('finds and removes undeclared fields at every depth, in body order, and keeps map entries', () => {
+    const pod: Record<string, any> = {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', bogus: 1, labels: { any: 'x' } }, extraTop: 'x',
+      spec: { containers: [{ name: 'c', image: 'i', imagee: 'typo', resources: { limits: { cpu: '1' } } }], nodeSelector: { k: 'v' } },
+    };
+    expect(pruneUnknownFields(pod, builtinSchema().typeOf('v1', 'Pod')!)).toEqual(['metadata.bogus', 'extraTop', 'spec.containers[0].imagee']);
+    expect(pod).toEqual({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: { any: 'x' } }, spec: { containers: [{ name: 'c', image: 'i', resources: { limits: { cpu: '1' } } }], nodeSelector: { k: 'v' } } });
+  });
+
+  it('keeps what untyped fields hold (a ControllerRevision’s data)', () => {
+    const rev = { apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name: 'r' }, revision: 1, data: { anything: { goes: true } } };
+    expect(pruneUnknownFields(rev, builtinSchema().typeOf('apps/v1', 'ControllerRevision')!)).toEqual([]);
+    expect(rev.data).toEqual({ anything: { goes: true } });
+  });
+});
