@@ -25,6 +25,8 @@
  * - memory: a fresh server, `--memory-objects` ConfigMaps of ~1 KiB created, then the server's
  *   VmRSS and VmHWM from /proc/PID/status.
  *
+ * A warm-up round (up to 3,000 ops per phase against each server) comes first and is not counted.
+ *
  * `--pin` runs the server on CPU 0 and the load processes on CPU 1 (taskset); without it they
  * share both cores of this VM. `--prof DIR` runs the kubetape server under `node --cpu-prof`
  * (a .cpuprofile per server process in DIR, written when it stops).
@@ -125,6 +127,13 @@ async function phase(loads, url, name, names) {
 async function throughput(loads) {
   const servers = { ceiling: flag('skip-ceiling') ? undefined : await startTrivial(), kubetape: await startKubetape() };
   const results = { ceiling: { create: [], update: [], delete: [] }, kubetape: { create: [], update: [], delete: [] } };
+  // Warm-up, not counted: the JIT of clients and servers, the first connections.
+  for (const server of Object.values(servers)) {
+    if (!server) continue;
+    const names = Array.from({ length: Math.min(ops, 3000) }, (_, i) => `warm-${i}`);
+    for (const name of ['create', 'update', 'delete']) await phase(loads, server.url, name, names);
+    await Promise.all(loads.map((c) => ask(c, { phase: 'forget' })));
+  }
   for (let r = 0; r < rounds; r++) {
     const names = Array.from({ length: ops }, (_, i) => `bench-${r}-${i}`);
     for (const [which, server] of Object.entries(servers)) {
