@@ -12,7 +12,7 @@ const { spawnSync } = require('node:child_process');
 const { join } = require('node:path');
 
 let failed = 0;
-for (const name of ['record-writer.js', 'record.js', 'replay.js', 'serve.js']) {
+for (const name of ['record-writer.js', 'record.js', 'replay.js', 'serve.js', 'serve-writes.js']) {
   console.log(`\n=== bench/${name}`);
   const run = spawnSync(process.execPath, [join(__dirname, name), ...process.argv.slice(2)], { stdio: 'inherit' });
   if (run.status !== 0) failed++;

@@ -4,18 +4,23 @@ import { goJson } from '../../wire/json-spans';
 type Obj = Record<string, any>;
 
 /**
- * A state a client wrote: its JSON text (as the apiserver serialises it) and the parsed object,
- * which the write path reads back without parsing. Never mutated once stored.
+ * A state a client wrote, kept as its JSON text only (as the apiserver serialises it): the
+ * parsed object would hold the same data a second time. Never mutated once stored.
  */
 export class WrittenObject extends StoredObject {
-  constructor(readonly object: Readonly<Obj>) {
+  constructor(object: Readonly<Obj>) {
     super();
     this.cache().json = goJson(object);
+  }
+
+  /** The object, parsed afresh from its JSON text: the caller may change it. */
+  get object(): Obj {
+    return JSON.parse(this.cache().json!) as Obj;
   }
 }
 
 /** The current state of a stored object as a fresh JS object the caller may change. */
 export function objectOf(value: StoredObject, type: TypeInfo): Obj {
-  if (value instanceof WrittenObject) return structuredClone(value.object) as Obj;
+  if (value instanceof WrittenObject) return value.object;
   return value.toJsonObject(type);
 }
