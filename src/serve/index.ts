@@ -145,7 +145,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
         now: () => store.clock.now(),
         patchers: options.patchers ?? defaultPatchers(),
       };
-      controllers = await startControllers(controllerNames, { store, writes, log });
+      controllers = await startControllers(controllerNames, { store, writes, log, emptyCluster: empty });
       if (controllers.names.length > 0) log.info({ controllers: controllers.names, head: store.head }, 'controllers started');
       return {
         request: createDispatcher({

@@ -12,6 +12,11 @@ export interface ControllerContext {
   /** Every served resource (namespaced ones for namespace deletion, all of them for owners). */
   resources(): ServedResource[];
   log: Logger;
+  /**
+   * Whether the state at start is serve's own (the empty cluster): then the controllers give it
+   * what they would; a recording's state at start is left as recorded.
+   */
+  ownsStartState: boolean;
   /** The PEM the `kube-root-ca.crt` ConfigMaps carry. */
   caPem: string;
 }

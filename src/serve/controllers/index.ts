@@ -36,6 +36,8 @@ export interface ControllersDeps {
   store: Store<StoredObject>;
   writes: WriteDeps;
   log: Logger;
+  /** serve started without a recording (see ControllerContext.ownsStartState). */
+  emptyCluster: boolean;
 }
 
 /** Starts the named controllers (in the registry's order) and waits for the work the state at start asks for. */
@@ -46,6 +48,7 @@ export async function startControllers(names: ReadonlySet<ControllerName>, deps:
     client: new InProcessClient(deps.writes),
     resources: () => deps.writes.resources.all(),
     log: deps.log.child({ component: 'controllers' }),
+    ownsStartState: deps.emptyCluster,
     caPem: chosen.includes('root-ca') ? selfSignedCaPem(deps.writes.now(), 1 + Math.floor(deps.writes.random() * 0x7ffffffe)) : '',
   };
   const running = chosen.map((n) => REGISTRY[n](ctx));

@@ -1,12 +1,14 @@
 /**
  * The shape of the serviceaccounts controller and the root-ca-cert-publisher of
  * kube-controller-manager: one object of a given name in every active namespace, created when
- * the namespace appears (or at start) and again whenever it is deleted. An object already there
- * (recorded, or written by a client) is left as it is.
+ * a namespace is created through serve (and, in the empty cluster, for the namespaces at start),
+ * and again whenever a client deletes it. An object already there is left as it is; recorded
+ * namespaces and recorded changes are left as recorded (a recording of a real cluster holds
+ * these objects where that cluster had them).
  */
 import type { StoredObject } from '../../reconstruct';
 import type { Revision } from '../../store/revision';
-import { onChanges } from './change-feed';
+import { isServedWrite, onChanges } from './change-feed';
 import type { Controller, ControllerContext } from './controller';
 import type { ControllerName } from './controller-names';
 import { WorkQueue, type Outcome } from './work-queue';
@@ -51,12 +53,12 @@ export function namespaceObjectController(ctx: ControllerContext, spec: Namespac
         return;
       }
       unsubscribe.push(onChanges(ctx.store, namespaces, (change: Revision<StoredObject>) => {
-        if (!change.deleted) queue.add(change.name);
+        if (!change.deleted && isServedWrite(change)) queue.add(change.name);
       }));
       unsubscribe.push(onChanges(ctx.store, target, (change) => {
-        if (change.deleted && change.name === spec.objectName) queue.add(change.namespace);
+        if (change.deleted && change.name === spec.objectName && isServedWrite(change)) queue.add(change.namespace);
       }));
-      for (const ns of ctx.client.list(namespaces)) queue.add(ns.metadata.name);
+      if (ctx.ownsStartState) for (const ns of ctx.client.list(namespaces)) queue.add(ns.metadata.name);
     },
     idle: () => queue.idle(),
     busy: () => queue.busy,
