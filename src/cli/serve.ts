@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { DEFAULT_LISTEN } from '../http/listen';
 import { createLogger } from '../log/logger';
-import { CLOCK_MODES, serve, type ClockMode } from '../serve';
+import { CLOCK_MODES, CONTROLLER_NAMES, NO_CONTROLLERS, serve, type ClockMode } from '../serve';
 import { parseDuration } from '../serve/duration';
 import { UsageError } from '../errors/usage-error';
 import { LOG_LEVELS } from './record';
@@ -19,6 +19,7 @@ interface ServeArgs {
   'log-level': (typeof LOG_LEVELS)[number];
   faults?: string;
   seed?: number;
+  controllers?: string[];
 }
 
 /** `kubetape serve`: an API server whose store is rebuilt from a recording (without one: an empty v1.26 cluster). */
@@ -38,7 +39,14 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('bookmark-interval', { type: 'string', default: '60s', describe: 'interval between watch bookmarks' })
       .option('log-level', { choices: LOG_LEVELS, default: 'info' as const, describe: 'log level (JSON lines on stderr)' })
       .option('faults', { type: 'string', describe: 'fault rules file (YAML or JSON); also managed at /_kubetape/faults' })
-      .option('seed', { type: 'number', describe: 'seed for generated names and uids (the same seed gives the same names)' }),
+      .option('seed', { type: 'number', describe: 'seed for generated names and uids (the same seed gives the same names)' })
+      .option('controllers', {
+        type: 'string',
+        array: true,
+        choices: [...CONTROLLER_NAMES, NO_CONTROLLERS],
+        coerce: (values: string[]) => values.flatMap((v) => String(v).split(',')).filter((v) => v !== ''),
+        describe: `in-process controllers to run, comma-separated: ${CONTROLLER_NAMES.join(', ')} (default: all), or ${NO_CONTROLLERS}`,
+      }),
   handler: async (args) => {
     if (args.seed !== undefined && !Number.isSafeInteger(args.seed)) throw new UsageError(`--seed must be an integer, got ${args.seed}`);
     const keep = args['keep-revisions'];
@@ -55,6 +63,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       logger: createLogger({ level: args['log-level'] }),
       faults: args.faults,
       seed: args.seed,
+      controllers: args.controllers,
     });
     await runUntilSignal(server, 'kubetape serve listening on');
   },

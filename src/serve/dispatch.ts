@@ -33,8 +33,8 @@ export interface DispatchDeps {
   writes: WriteDeps;
 }
 
-/** Subresources answered like the object itself. */
-const OBJECT_SUBRESOURCES = new Set(['', 'status']);
+/** Subresources answered like the object itself (`finalize`: a Namespace's, PUT only). */
+const OBJECT_SUBRESOURCES = new Set(['', 'status', 'finalize']);
 
 export function createDispatcher(deps: DispatchDeps): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
@@ -56,7 +56,7 @@ async function dispatch(deps: DispatchDeps, req: IncomingMessage, res: ServerRes
   if (!resource) throw resourceNotFound();
   // A namespaced resource is not served outside a namespace by name, a cluster-scoped one not inside one.
   if ((resource.namespaced && info.name && !info.namespace) || (!resource.namespaced && info.namespace)) throw resourceNotFound();
-  if (!OBJECT_SUBRESOURCES.has(info.subresource)) throw resourceNotFound();
+  if (!OBJECT_SUBRESOURCES.has(info.subresource) || (info.subresource === 'finalize' && info.verb !== 'update')) throw resourceNotFound();
   const ctx: ResourceRequest = {
     req,
     res,

@@ -28,11 +28,13 @@ import { seedEmptyCluster, seedRecordedNamespaces, type SeededNamespaces } from 
 import { builtinDiscovery } from './discovery/builtin-discovery';
 import { ALWAYS_SERVED, ServedResources } from './served-resources';
 import { sendStatusBody } from './response-body';
-import { builtinPatchers } from './writes';
+import { builtinPatchers, type WriteDeps } from './writes';
+import { parseControllers, startControllers, type RunningControllers } from './controllers';
 import { mulberry32 } from '../faults/random';
 import { randomInt } from 'node:crypto';
 
 export { CLOCK_MODES } from './options';
+export { CONTROLLER_NAMES, NO_CONTROLLERS, type ControllerName } from './controllers';
 export type { ClockMode, ServeOptions, ServeStatus, AdvanceRequest, AdvanceResult, ServeHooks, WatchFrameGuard, WatchStreamEnd } from './options';
 
 export interface ServeServer {
@@ -49,6 +51,8 @@ export interface ServeServer {
   /** Compacts at `resourceVersion` (default: the head); returns the revision compacted to. */
   compact(resourceVersion?: string | number): string;
   status(): ServeStatus;
+  /** Resolves once the in-process controllers have nothing queued (their reaction to the writes so far is done). */
+  controllersIdle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -62,9 +66,11 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
   if (options.bookmarkIntervalMs !== undefined && !(options.bookmarkIntervalMs > 0)) {
     throw new UsageError(`--bookmark-interval must be longer than 0, got ${options.bookmarkIntervalMs / 1000}s`);
   }
+  const controllerNames = parseControllers(options.controllers);
   const store = new Store<StoredObject>({ clock: options.storeClock ?? systemClock, watchCacheSize: options.watchCacheSize });
   let clock!: ClockDriver;
   let status!: () => ServeStatus;
+  let controllers: RunningControllers | undefined;
   const compact = (rev?: number) => clock.compact(rev);
   const server = await startModeServer({
     listen: options.listen,
@@ -132,6 +138,15 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
         { head: () => store.head, revisionAgo: (ms) => store.revisionOlderThan(ms), compact: () => compact(), sendStatus: (req, res, err) => sendStatusBody(req, res, err) },
         options.hooks,
       );
+      const writes: WriteDeps = {
+        store,
+        resources,
+        random: mulberry32(options.seed ?? randomInt(2 ** 32)),
+        now: () => store.clock.now(),
+        patchers: options.patchers ?? builtinPatchers(),
+      };
+      controllers = await startControllers(controllerNames, { store, writes, log, emptyCluster: empty });
+      if (controllers.names.length > 0) log.info({ controllers: controllers.names, head: store.head }, 'controllers started');
       return {
         request: createDispatcher({
           store,
@@ -143,15 +158,10 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
           tooLargeWaitMs: options.tooLargeWaitMs ?? 3000,
           bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
           watchTimeoutMs: options.watchTimeoutMs ?? 1800_000,
-          writes: {
-            store,
-            resources,
-            random: mulberry32(options.seed ?? randomInt(2 ** 32)),
-            now: () => store.clock.now(),
-            patchers: options.patchers ?? builtinPatchers(),
-          },
+          writes,
         }),
         async close(stopListening) {
+          controllers?.stop();
           clock.stop();
           await stopListening();
           db.close();
@@ -169,6 +179,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
     advance: (request) => clock.advance(request),
     compact: (rev) => String(compact(rev === undefined ? undefined : Number(rev))),
     status: () => status(),
+    controllersIdle: () => controllers?.idle() ?? Promise.resolve(),
     close: server.close,
   };
 }

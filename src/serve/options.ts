@@ -37,6 +37,11 @@ export interface ServeOptions extends ServerOptions {
   seed?: number;
   /** Patch appliers by Content-Type (default: merge and JSON patch); strategic merge and apply plug in here. */
   patchers?: import('./writes/patchers').Patchers;
+  /**
+   * The in-process controllers to run (`namespace`, `gc`, `serviceaccount`, `root-ca`): a list,
+   * a comma-separated string, or `none`; default all of them.
+   */
+  controllers?: string | readonly string[];
   /** Fault rules: a rules file (YAML/JSON), rule data, or a FaultInjector; also managed at /_kubetape/faults. */
   faults?: FaultsOption;
 }

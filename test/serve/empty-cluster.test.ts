@@ -148,13 +148,15 @@ describe('serve({}): an empty v1.26 cluster', () => {
         }
       }
     }
-    expect(listed.filter((l) => !l.endsWith(':0')).sort()).toEqual(['namespaces:4', 'services:1']);
+    // The namespaces and the `kubernetes` Service, and what the serviceaccount and root-ca controllers put in each namespace.
+    expect(listed.filter((l) => !l.endsWith(':0')).sort()).toEqual(['configmaps:4', 'namespaces:4', 'serviceaccounts:4', 'services:1']);
     expect(listed.length).toBeGreaterThan(50);
   });
 
   test('a watch on an empty resource: open, no events, ends at timeoutSeconds; a watch on namespaces starts with them', async () => {
     const head = (await get(`${api.url}/apis/batch/v1/jobs`)).json.metadata.resourceVersion;
-    expect(head).toBe('5');
+    // Revisions 1–5 the apiserver's own objects, 6–13 the default ServiceAccounts and kube-root-ca.crt ConfigMaps.
+    expect(head).toBe('13');
     const w = watch(`${api.url}/apis/batch/v1/namespaces/default/jobs?watch=true&resourceVersion=${head}&timeoutSeconds=1`);
     expect(await w.status).toBe(200);
     expect((await w.headers)['content-type']).toBe('application/json');

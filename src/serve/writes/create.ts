@@ -3,6 +3,7 @@ import { parseWriteOptions } from '../../k8s/write-options';
 import { alreadyExists, badRequestMessage, methodNotAllowedHere } from '../../k8s/write-status';
 import type { ResourceRequest } from '../resource-request';
 import { prepareCreate } from './prepare';
+import { admitServiceAccount } from './service-account-admission';
 import { checkBodyType, decodeObject, readBody } from './request-body';
 import { commitObject, currentRevision, keyOf, respondObject, unstored } from './stored-write';
 import { validateDecodedFields } from './field-validation';
@@ -27,6 +28,7 @@ export async function handleCreate(ctx: ResourceRequest, deps: WriteDeps): Promi
 export async function createObject(ctx: ResourceRequest, deps: WriteDeps, obj: Record<string, any>, dryRun: boolean, fieldManager: string | undefined): Promise<void> {
   const target = writeTarget(ctx);
   const prepared = prepareCreate(obj, target, actor(ctx, deps, fieldManager));
+  if (ctx.resource.info.group === '' && ctx.resource.info.resource === 'pods') admitServiceAccount(prepared, target.namespace, deps);
   const key = keyOf(ctx, prepared.metadata.name);
   if (currentRevision(ctx, deps, key)) throw alreadyExists(ctx.resource.info.resource, ctx.resource.info.group, prepared.metadata.name);
   respondObject(ctx, 201, dryRun ? unstored(ctx, prepared) : commitObject(ctx, deps, key, prepared));

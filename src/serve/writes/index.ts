@@ -3,6 +3,7 @@ import type { ResourceRequest } from '../resource-request';
 import { handleCreate } from './create';
 import { handleDelete } from './delete';
 import { handleDeleteCollection } from './delete-collection';
+import { handleFinalize } from './namespace-finalize';
 import { handlePatch } from './patch';
 import { handleUpdate } from './update';
 import type { WriteDeps } from './write-deps';
@@ -19,7 +20,7 @@ export function handleWrite(ctx: ResourceRequest, deps: WriteDeps): Promise<void
     case 'create':
       return handleCreate(ctx, deps);
     case 'update':
-      return handleUpdate(ctx, deps);
+      return ctx.info.subresource === 'finalize' ? handleFinalize(ctx, deps) : handleUpdate(ctx, deps);
     case 'patch':
       return handlePatch(ctx, deps);
     case 'delete':

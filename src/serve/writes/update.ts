@@ -48,7 +48,7 @@ export async function handleUpdate(ctx: ResourceRequest, deps: WriteDeps): Promi
  */
 export function finishUpdate(ctx: ResourceRequest, deps: WriteDeps, key: string, current: Revision<StoredObject>, old: Obj, result: Obj, dryRun: boolean): void {
   const final = finalObject(ctx, result);
-  if (old.metadata?.deletionTimestamp && !(final.metadata?.finalizers?.length > 0)) {
+  if (old.metadata?.deletionTimestamp && !(final.metadata?.finalizers?.length > 0) && !keptBySpecFinalizers(ctx, final)) {
     if (!dryRun) commitDeletion(ctx, deps, key, old);
     respondObject(ctx, 200, unstored(ctx, final));
     return;
@@ -58,6 +58,11 @@ export function finishUpdate(ctx: ResourceRequest, deps: WriteDeps, key: string,
     return;
   }
   respondObject(ctx, 200, dryRun ? unstored(ctx, final) : commitObject(ctx, deps, key, final));
+}
+
+/** A Namespace's `spec.finalizers` also keep it while it is being deleted. */
+function keptBySpecFinalizers(ctx: ResourceRequest, obj: Obj): boolean {
+  return ctx.resource.info.group === '' && ctx.resource.info.resource === 'namespaces' && obj.spec?.finalizers?.length > 0;
 }
 
 export type { UpdateMode };
