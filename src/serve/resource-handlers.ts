@@ -11,6 +11,7 @@ import { notFound } from '../k8s/status';
 import type { StoredObject } from '../reconstruct';
 import { objectKey } from '../store/revision';
 import { BodyEncoder } from './body-encoder';
+import { builtinProtobuf } from './builtin-protobuf';
 import { negotiate, type NegotiationTarget } from './negotiate';
 import { resolveRead } from './resolve-read';
 import type { ResourceRequest } from './resource-request';
@@ -55,7 +56,9 @@ export async function handleList(ctx: ResourceRequest): Promise<void> {
 
 /** Negotiates the response representation (406 when nothing acceptable). */
 export function representation(ctx: ResourceRequest, target: NegotiationTarget): BodyEncoder {
-  const rep = negotiate(ctx.req.headers.accept, { target, protobufAvailable: ctx.resource.info.protobuf });
+  const accept = ctx.req.headers.accept;
+  const protobufAvailable = ctx.resource.info.protobuf || (!!accept?.includes('protobuf') && builtinProtobuf().messageFor(ctx.resource.info) !== undefined);
+  const rep = negotiate(accept, { target, protobufAvailable });
   return new BodyEncoder(ctx.resource.codec, rep, ctx.info.query);
 }
 

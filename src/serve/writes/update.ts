@@ -17,7 +17,7 @@ type Obj = Record<string, any>;
 export async function handleUpdate(ctx: ResourceRequest, deps: WriteDeps): Promise<void> {
   const target = writeTarget(ctx);
   if (ctx.info.subresource && !(ctx.info.subresource === 'status' && target.rules.hasStatus)) throw resourceNotFound();
-  const contentType = checkBodyType(ctx.req.headers['content-type']);
+  const contentType = checkBodyType(ctx.req.headers['content-type'], ctx.resource);
   const body = await readBody(ctx.req);
   const options = parseWriteOptions('update', ctx.info.query);
   const obj = decodeObject(body, contentType, ctx.resource, servedKinds(ctx, deps));
