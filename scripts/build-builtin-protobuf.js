@@ -108,13 +108,15 @@ const missing = [];
 for (const [url, doc] of Object.entries(discovery.legacy)) {
   if (!doc.groupVersion) continue;
   const [group, version] = doc.groupVersion.includes('/') ? doc.groupVersion.split('/') : ['', doc.groupVersion];
-  const label = group === '' ? 'core' : group === 'internal.apiserver.k8s.io' ? 'apiserverinternal' : group.split('.')[0];
   for (const r of doc.resources) {
-    if (r.name.includes('/')) continue;
-    const key = `${group}/${version}/${r.kind}`;
-    const message = [`k8s.io.api.${label}.${version}.${r.kind}`, `k8s.io.${label}.pkg.apis.${label}.${version}.${r.kind}`].find((m) => messages[m]);
+    // Subresources of another kind (deployments/scale: autoscaling/v1 Scale) name its group and version.
+    const [g, v] = r.name.includes('/') ? [r.group ?? group, r.version ?? version] : [group, version];
+    const l = g === '' ? 'core' : g === 'internal.apiserver.k8s.io' ? 'apiserverinternal' : g.split('.')[0];
+    const key = `${g}/${v}/${r.kind}`;
+    if (kinds[key] || (r.name.includes('/') && g === group && v === version)) continue;
+    const message = [`k8s.io.api.${l}.${v}.${r.kind}`, `k8s.io.${l}.pkg.apis.${l}.${v}.${r.kind}`].find((m) => messages[m]);
     if (message) kinds[key] = message;
-    else missing.push(`${url} ${r.kind}`);
+    else missing.push(`${url} ${r.name} ${r.kind}`);
   }
 }
 
