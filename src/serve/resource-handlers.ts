@@ -42,7 +42,7 @@ export async function handleList(ctx: ResourceRequest): Promise<void> {
     prefix,
     start: plan.start !== undefined ? prefix + plan.start : undefined,
     limit: plan.limit,
-    filter: selectorFilter(options),
+    filter: selectorFilter(options, info.apiGroup, info.resource),
   });
   const values = page.items.map((r) => r.value);
   encoder = fallBack(ctx, encoder, values, 'list');
