@@ -27,6 +27,7 @@ import { builtinApi } from './builtin-api';
 import { seedEmptyCluster, seedRecordedNamespaces, type SeededNamespaces } from './cluster-seed';
 import { builtinDiscovery } from './discovery/builtin-discovery';
 import { ALWAYS_SERVED, ServedResources } from './served-resources';
+import { storedObjects } from './stored-objects';
 import { sendStatusBody } from './response-body';
 import { defaultPatchers } from './writes';
 import { mulberry32 } from '../faults/random';
@@ -49,6 +50,11 @@ export interface ServeServer {
   /** Compacts at `resourceVersion` (default: the head); returns the revision compacted to. */
   compact(resourceVersion?: string | number): string;
   status(): ServeStatus;
+  /**
+   * The current objects of a resource — plural name, or `name.group` (`deployments.apps`) — as
+   * parsed JSON, all namespaces or one; for a test's assertions.
+   */
+  objects(resource: string, namespace?: string): Array<Record<string, any>>;
   close(): Promise<void>;
 }
 
@@ -65,6 +71,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
   const store = new Store<StoredObject>({ clock: options.storeClock ?? systemClock, watchCacheSize: options.watchCacheSize });
   let clock!: ClockDriver;
   let status!: () => ServeStatus;
+  let objects!: ServeServer['objects'];
   const compact = (rev?: number) => clock.compact(rev);
   const server = await startModeServer({
     listen: options.listen,
@@ -126,6 +133,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
           resources: perResource,
         };
       };
+      objects = (resource, namespace) => storedObjects(resources, store, resource, namespace);
       mountServeAdmin(admin, { status, advance: (r) => clock.advance(r), compact });
       const hooks = serveFaultHooks(
         faults,
@@ -169,6 +177,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
     advance: (request) => clock.advance(request),
     compact: (rev) => String(compact(rev === undefined ? undefined : Number(rev))),
     status: () => status(),
+    objects: (resource, namespace) => objects(resource, namespace),
     close: server.close,
   };
 }

@@ -9,7 +9,7 @@ import type { WriteDeps } from './write-deps';
 
 export type { WriteDeps } from './write-deps';
 export { defaultPatchers, type Patcher, type Patchers, type PatchInput } from './patchers';
-export { WrittenObject } from './written-object';
+export { objectOf, WrittenObject } from './written-object';
 export { handleScale, hasScale } from './scale';
 export { hasStatusSubresource } from './resource-rules';
 
