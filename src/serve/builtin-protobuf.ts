@@ -1,8 +1,8 @@
 /**
  * Protobuf for the built-in kinds, from the field numbers shipped in
  * data/builtin-api/protobuf.json.gz (scripts/build-builtin-protobuf.js): a protobuf request body
- * decoded to the object's JSON form, and a written object encoded for protobuf clients. Read on
- * first use: a JSON-only session never loads it.
+ * decoded to the object's JSON form, and an object known as JSON (written, or recorded as JSON)
+ * encoded for protobuf clients. Read on first use: a JSON-only session never loads it.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

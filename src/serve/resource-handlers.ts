@@ -11,7 +11,6 @@ import { notFound } from '../k8s/status';
 import type { StoredObject } from '../reconstruct';
 import { objectKey } from '../store/revision';
 import { BodyEncoder } from './body-encoder';
-import { builtinProtobuf } from './builtin-protobuf';
 import { negotiate, type NegotiationTarget } from './negotiate';
 import { resolveRead } from './resolve-read';
 import type { ResourceRequest } from './resource-request';
@@ -57,7 +56,7 @@ export async function handleList(ctx: ResourceRequest): Promise<void> {
 /** Negotiates the response representation (406 when nothing acceptable). */
 export function representation(ctx: ResourceRequest, target: NegotiationTarget): BodyEncoder {
   const accept = ctx.req.headers.accept;
-  const protobufAvailable = ctx.resource.info.protobuf || (!!accept?.includes('protobuf') && builtinProtobuf().messageFor(ctx.resource.info) !== undefined);
+  const protobufAvailable = ctx.resource.info.protobuf || (!!accept?.includes('protobuf') && ctx.resource.codec.transcodes);
   const rep = negotiate(accept, { target, protobufAvailable });
   return new BodyEncoder(ctx.resource.codec, rep, ctx.info.query);
 }

@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { builtinProtobuf } from '../../src/serve/builtin-protobuf';
-import { decodeEnvelope } from '../../src/wire/protobuf';
+import { decodeEnvelope, decodeWatchEvent } from '../../src/wire/protobuf';
 import { get } from '../support/http-client';
 import { transcript, transcriptPath } from '../support/transcripts';
 import { writeCluster, type WriteCluster } from './write-cluster';
@@ -48,7 +48,7 @@ describe('serve writes: protobuf bodies', () => {
     expect(pb.encode(CONFIGMAP, { apiVersion: 'v1', kind: 'ConfigMap', ...theirs }).equals(reply.body)).toBe(true);
   });
 
-  it('a written object is served as protobuf on get and list to a protobuf client', async () => {
+  it('a written object is served as protobuf on get, list and watch to a protobuf client', async () => {
     const body = readFileSync(transcriptPath('w1-create-protobuf.request.body'));
     expect((await post('/api/v1/namespaces/w/configmaps', body, 'application/json')).status).toBe(201);
     const one = await rawGet(`${c.api.url}/api/v1/namespaces/w/configmaps/cm-pb`);
@@ -56,6 +56,11 @@ describe('serve writes: protobuf bodies', () => {
     expect(builtinProtobuf().decode(CONFIGMAP, decodeEnvelope(one.body).raw)).toMatchObject({ metadata: { name: 'cm-pb' }, data: { k: 'v' } });
     const list = await rawGet(`${c.api.url}/api/v1/namespaces/w/configmaps`);
     expect(decodeEnvelope(list.body).kind).toBe('ConfigMapList');
+    const watch = await raw(`${c.api.url}/api/v1/namespaces/w/configmaps?watch=1&timeoutSeconds=1`, 'GET', { Accept: `${PROTOBUF};stream=watch` });
+    expect(watch.contentType).toBe(`${PROTOBUF};stream=watch`);
+    const event = decodeWatchEvent(watch.body.subarray(4, 4 + watch.body.readUInt32BE(0)));
+    expect(event.type).toBe('ADDED');
+    expect(builtinProtobuf().decode(CONFIGMAP, decodeEnvelope(event.object).raw)).toMatchObject({ metadata: { name: 'cm-pb' }, data: { k: 'v' } });
   });
 
   it('a body without the k8s\\0 magic is a 400, and nothing is stored', async () => {

@@ -9,7 +9,6 @@ import type { Revision } from '../../store/revision';
 import type { StoredObject } from '../../reconstruct';
 import { orderObject } from '../../k8s/object-order';
 import { goJson } from '../../wire/json-spans';
-import { builtinProtobuf } from '../builtin-protobuf';
 import type { ResourceRequest } from '../resource-request';
 import { fallBack, representation } from '../resource-handlers';
 import { writeBody } from '../response-body';
@@ -43,14 +42,7 @@ export function finalObject(ctx: ResourceRequest, obj: Obj): Obj {
 /** The same object with another resourceVersion, keys in order. */
 function withRv(ctx: ResourceRequest, obj: Obj, rev: number): WrittenObject {
   const copy = { ...obj, metadata: { ...obj.metadata, resourceVersion: String(rev) } };
-  return written(ctx, finalObject(ctx, copy));
-}
-
-/** A written state; built-in kinds can also be served as protobuf. */
-function written(ctx: ResourceRequest, obj: Obj): WrittenObject {
-  const protobuf = builtinProtobuf();
-  const message = protobuf.messageFor(ctx.resource.info);
-  return new WrittenObject(obj, message === undefined ? undefined : (o) => protobuf.encode(message, o));
+  return new WrittenObject(finalObject(ctx, copy));
 }
 
 /** Stores `obj` as the key's next state; returns the stored value (resourceVersion = the new revision). */
@@ -69,7 +61,7 @@ export function commitDeletion(ctx: ResourceRequest, deps: WriteDeps, key: strin
 
 /** An object that is not stored (dry run, no-op answers): in key order, as it is. */
 export function unstored(ctx: ResourceRequest, obj: Obj): WrittenObject {
-  return written(ctx, finalObject(ctx, obj));
+  return new WrittenObject(finalObject(ctx, obj));
 }
 
 /** Answers with an object in the negotiated representation (JSON when protobuf cannot be written). */

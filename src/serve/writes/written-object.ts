@@ -5,23 +5,12 @@ type Obj = Record<string, any>;
 
 /**
  * A state a client wrote: its JSON text (as the apiserver serialises it) and the parsed object,
- * which the write path reads back without parsing; for built-in kinds also its protobuf form,
- * encoded when a protobuf client first asks for it. Never mutated once stored.
+ * which the write path reads back without parsing. Never mutated once stored.
  */
 export class WrittenObject extends StoredObject {
-  constructor(readonly object: Readonly<Obj>, private readonly toProtobuf?: (object: Readonly<Obj>) => Buffer) {
+  constructor(readonly object: Readonly<Obj>) {
     super();
     this.cache().json = goJson(object);
-  }
-
-  override get hasProtobuf(): boolean {
-    return this.toProtobuf !== undefined;
-  }
-
-  override get protobuf(): Buffer | undefined {
-    if (!this.toProtobuf) return undefined;
-    const c = this.cache();
-    return (c.protobuf ??= this.toProtobuf(this.object));
   }
 }
 
