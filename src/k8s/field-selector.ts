@@ -75,28 +75,59 @@ function unescape(s: string): string {
 }
 
 const METADATA_FIELDS = ['metadata.name', 'metadata.namespace'];
+const INVOLVED_OBJECT = ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'];
 
-/** Extra field labels the apiserver supports per resource (registry GetAttrs / field label conversion funcs). */
-const EXTRA_FIELDS: Record<string, string[]> = {
-  pods: ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork', 'status.phase', 'status.podIP', 'status.nominatedNodeName'],
-  events: ['involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid', 'involvedObject.apiVersion', 'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'reason', 'reportingComponent', 'source', 'type'],
-  'events.events.k8s.io': ['regarding.kind', 'regarding.namespace', 'regarding.name', 'regarding.uid', 'regarding.apiVersion', 'regarding.resourceVersion', 'regarding.fieldPath', 'reason', 'reportingController', 'type'],
-  secrets: ['type'],
-  namespaces: ['status.phase'],
-  nodes: ['spec.unschedulable'],
-  replicationcontrollers: ['status.replicas'],
-  'replicasets.apps': ['status.replicas'],
-  'jobs.batch': ['status.successful'],
-  'certificatesigningrequests.certificates.k8s.io': ['spec.signerName'],
+/**
+ * The field labels of the kinds that register their own field label conversion (a v1.26
+ * apiserver; w10-field-selector-support-matrix): anything else on them is `field label not
+ * supported: X`. Every other resource takes only metadata.name and metadata.namespace
+ * (DefaultMetaV1FieldSelectorConversion), with the other message.
+ */
+const FIELD_LABELS: Record<string, readonly string[]> = {
+  pods: [...METADATA_FIELDS, 'spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'status.phase', 'status.podIP', 'status.podIPs', 'status.nominatedNodeName'],
+  events: [...METADATA_FIELDS, ...INVOLVED_OBJECT.map((f) => `involvedObject.${f}`), 'reason', 'reportingComponent', 'source', 'type'],
+  'events.events.k8s.io': [...METADATA_FIELDS, ...INVOLVED_OBJECT.map((f) => `regarding.${f}`), 'reason', 'reportingController', 'type'],
+  secrets: [...METADATA_FIELDS, 'type'],
+  namespaces: ['metadata.name', 'status.phase'],
+  nodes: ['metadata.name', 'spec.unschedulable'],
+  replicationcontrollers: [...METADATA_FIELDS, 'status.replicas'],
+  'jobs.batch': [...METADATA_FIELDS, 'status.successful'],
+  'certificatesigningrequests.certificates.k8s.io': ['metadata.name', 'spec.signerName'],
 };
+
+const qualifiedName = (group: string, resource: string) => (group ? `${resource}.${group}` : resource);
 
 /** Throws the apiserver's 400 when the selector names a field the resource cannot be filtered on. */
 export function checkSupportedFields(selector: FieldSelector, group: string, resource: string): void {
-  const qualified = group ? `${resource}.${group}` : resource;
-  const extra = EXTRA_FIELDS[qualified] ?? [];
+  const labels = FIELD_LABELS[qualifiedName(group, resource)];
   for (const r of selector.requirements) {
-    if (!METADATA_FIELDS.includes(r.field) && !extra.includes(r.field)) {
-      throw badRequest(`field label not supported: ${r.field}`);
-    }
+    if (labels && !labels.includes(r.field)) throw badRequest(`field label not supported: ${r.field}`);
+    if (!labels && !METADATA_FIELDS.includes(r.field)) throw badRequest(`"${r.field}" is not a known field selector: only "metadata.name", "metadata.namespace"`);
+  }
+}
+
+/**
+ * A supported field's value as the registry's selectable field set has it, from `get` (the
+ * object's value at a JSON path, '' when absent): most are the field itself; some are computed
+ * (a Node's spec.unschedulable is "false" when unset, a Job's status.successful is
+ * status.succeeded, a Pod's status.podIP is its first podIPs entry and status.podIPs is not in
+ * the set at all).
+ */
+export function selectableValue(group: string, resource: string, field: string, get: (path: string) => string): string {
+  switch (`${qualifiedName(group, resource)} ${field}`) {
+    case 'pods status.podIP':
+      return get('status.podIPs.0.ip');
+    case 'pods status.podIPs':
+      return '';
+    case 'events source':
+      return get('source.component');
+    case 'nodes spec.unschedulable':
+      return get('spec.unschedulable') || 'false';
+    case 'jobs.batch status.successful':
+      return get('status.succeeded') || '0';
+    case 'replicationcontrollers status.replicas':
+      return get('status.replicas') || '0';
+    default:
+      return get(field);
   }
 }

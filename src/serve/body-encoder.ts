@@ -32,9 +32,9 @@ export class BodyEncoder {
     this.key = rep.as ? `${rep.format}:${rep.as}:${rep.asVersion}:${this.includeObject}` : rep.format;
   }
 
-  /** Whether these objects can be written in this representation (protobuf needs them recorded as protobuf). */
+  /** Whether these objects can be written in this representation (protobuf: recorded as protobuf, or of a built-in kind). */
   supports(values: readonly StoredObject[]): boolean {
-    if (this.rep.format === 'protobuf') return values.every((v) => v.hasProtobuf);
+    if (this.rep.format === 'protobuf') return values.every((v) => this.codec.hasProtobuf(v));
     if (this.rep.as) return true;
     return values.every((v) => v.hasJson || !v.hasProtobuf);
   }

@@ -18,7 +18,7 @@ import { handleGet, handleList } from './resource-handlers';
 import type { ServedResources } from './served-resources';
 import { handleWatch } from './watch-handler';
 import { sendStatusBody } from './response-body';
-import { handleWrite, type WriteDeps } from './writes';
+import { handleScale, handleWrite, hasScale, hasStatusSubresource, type WriteDeps } from './writes';
 
 export interface DispatchDeps {
   store: Store<StoredObject>;
@@ -56,7 +56,9 @@ async function dispatch(deps: DispatchDeps, req: IncomingMessage, res: ServerRes
   if (!resource) throw resourceNotFound();
   // A namespaced resource is not served outside a namespace by name, a cluster-scoped one not inside one.
   if ((resource.namespaced && info.name && !info.namespace) || (!resource.namespaced && info.namespace)) throw resourceNotFound();
-  if (!OBJECT_SUBRESOURCES.has(info.subresource) || (info.subresource === 'finalize' && info.verb !== 'update')) throw resourceNotFound();
+  const scale = info.subresource === 'scale' && hasScale(resource);
+  if ((!OBJECT_SUBRESOURCES.has(info.subresource) && !scale) || (info.subresource === 'finalize' && info.verb !== 'update')) throw resourceNotFound();
+  if (info.subresource === 'status' && !hasStatusSubresource(info.apiGroup, info.resource, !resource.info.unstructured)) throw resourceNotFound();
   const ctx: ResourceRequest = {
     req,
     res,
@@ -73,6 +75,7 @@ async function dispatch(deps: DispatchDeps, req: IncomingMessage, res: ServerRes
     }),
     watchGuard: (contentType) => deps.hooks.watchGuard?.({ req, res, info }, contentType),
   };
+  if (scale) return handleScale(ctx, deps.writes);
   switch (info.verb) {
     case 'get':
       return handleGet(ctx);

@@ -27,6 +27,7 @@ import { builtinApi } from './builtin-api';
 import { seedEmptyCluster, seedRecordedNamespaces, type SeededNamespaces } from './cluster-seed';
 import { builtinDiscovery } from './discovery/builtin-discovery';
 import { ALWAYS_SERVED, ServedResources } from './served-resources';
+import { storedObjects } from './stored-objects';
 import { sendStatusBody } from './response-body';
 import { builtinPatchers, type WriteDeps } from './writes';
 import { parseControllers, startControllers, type RunningControllers } from './controllers';
@@ -53,6 +54,11 @@ export interface ServeServer {
   status(): ServeStatus;
   /** Resolves once the in-process controllers have nothing queued (their reaction to the writes so far is done). */
   controllersIdle(): Promise<void>;
+  /**
+   * The current objects of a resource — plural name, or `name.group` (`deployments.apps`) — as
+   * parsed JSON, all namespaces or one; for a test's assertions.
+   */
+  objects(resource: string, namespace?: string): Array<Record<string, any>>;
   close(): Promise<void>;
 }
 
@@ -71,6 +77,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
   let clock!: ClockDriver;
   let status!: () => ServeStatus;
   let controllers: RunningControllers | undefined;
+  let objects!: ServeServer['objects'];
   const compact = (rev?: number) => clock.compact(rev);
   const server = await startModeServer({
     listen: options.listen,
@@ -132,6 +139,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
           resources: perResource,
         };
       };
+      objects = (resource, namespace) => storedObjects(resources, store, resource, namespace);
       mountServeAdmin(admin, { status, advance: (r) => clock.advance(r), compact });
       const hooks = serveFaultHooks(
         faults,
@@ -180,6 +188,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
     compact: (rev) => String(compact(rev === undefined ? undefined : Number(rev))),
     status: () => status(),
     controllersIdle: () => controllers?.idle() ?? Promise.resolve(),
+    objects: (resource, namespace) => objects(resource, namespace),
     close: server.close,
   };
 }

@@ -7,6 +7,7 @@
 import { TypePrefix, groupVersion, type SeenResource, type StoredObject, type TypeInfo } from '../reconstruct';
 import { decodeEnvelope, encodeEnvelope, encodeList, encodeWatchEvent, lengthPrefix } from '../wire/protobuf';
 import { encodeBookmarkObject } from '../wire/protobuf-encode-meta';
+import { builtinProtobuf } from './builtin-protobuf';
 import type { ListMetaInput } from './table';
 
 export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
@@ -90,9 +91,22 @@ export class ResourceCodec {
 
   // ---- protobuf ----
 
+  /** Whether objects known only as JSON can be written as protobuf: built-in kinds, with the shipped descriptors. */
+  get transcodes(): boolean {
+    return (this.protobufMessage ??= builtinProtobuf().messageFor(this.info) ?? null) !== null;
+  }
+
+  private protobufMessage: string | null | undefined;
+
+  /** Whether `value` can be written as protobuf (recorded as protobuf, or JSON of a built-in kind). */
+  hasProtobuf(value: StoredObject): boolean {
+    return value.hasProtobuf || (value.hasJson && this.transcodes);
+  }
+
   objectProtobuf(value: StoredObject): Buffer {
-    if (!value.protobuf) throw new Error('object was not recorded as protobuf');
-    return value.protobuf;
+    if (value.hasProtobuf) return value.protobuf!;
+    if (!value.hasJson || !this.transcodes) throw new Error('object was not recorded as protobuf');
+    return builtinProtobuf().encode(this.protobufMessage!, value.toJsonObject(this.type));
   }
 
   listProtobuf(meta: ListMetaInput, items: readonly StoredObject[]): Buffer {

@@ -41,7 +41,7 @@ export async function handleList(ctx: ResourceRequest): Promise<void> {
     prefix,
     start: plan.start !== undefined ? prefix + plan.start : undefined,
     limit: plan.limit,
-    filter: selectorFilter(options),
+    filter: selectorFilter(options, info.apiGroup, info.resource),
   });
   const values = page.items.map((r) => r.value);
   encoder = fallBack(ctx, encoder, values, 'list');
@@ -55,7 +55,9 @@ export async function handleList(ctx: ResourceRequest): Promise<void> {
 
 /** Negotiates the response representation (406 when nothing acceptable). */
 export function representation(ctx: ResourceRequest, target: NegotiationTarget): BodyEncoder {
-  const rep = negotiate(ctx.req.headers.accept, { target, protobufAvailable: ctx.resource.info.protobuf });
+  const accept = ctx.req.headers.accept;
+  const protobufAvailable = ctx.resource.info.protobuf || (!!accept?.includes('protobuf') && ctx.resource.codec.transcodes);
+  const rep = negotiate(accept, { target, protobufAvailable });
   return new BodyEncoder(ctx.resource.codec, rep, ctx.info.query);
 }
 

@@ -26,7 +26,7 @@ export async function handleWatch(ctx: ResourceRequest): Promise<void> {
   checkSupportedFields(options.fieldSelector, info.apiGroup, info.resource);
   const plan = planWatch(options);
   const prefix = resource.namespaced && info.namespace ? `${info.namespace}/` : '';
-  const selectors = selectorFilter(options);
+  const selectors = selectorFilter(options, info.apiGroup, info.resource);
   const name = info.name;
   const filter = name ? (r: Revision<StoredObject>) => r.name === name && (!selectors || selectors(r)) : selectors;
   const store = resource.store;

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { serve, type ServeServer } from '../../src/serve';
 import { decodeEnvelope, decodeWatchEvent, listItems, readListMeta, readObjectMeta, readStatus } from '../../src/wire/protobuf';
 import { get } from '../support/http-client';
-import { CONFIGMAPS, ObjectLogBuilder } from './object-log-builder';
+import { builtinProtobuf } from '../../src/serve/builtin-protobuf';
+import { CONFIGMAPS, ObjectLogBuilder, type ResourceRef } from './object-log-builder';
+
+const WIDGETS: ResourceRef = { group: 'example.com', version: 'v1', resource: 'widgets', kind: 'Widget' };
 import { transcript, transcriptBody, watchLines } from '../support/transcripts';
 
 /**
@@ -47,6 +50,7 @@ describe('serve: protobuf from recorded protobuf objects', () => {
         return { type: event.type as 'ADDED', object: { metadata: meta }, protobuf: Buffer.from(event.object) };
       }),
     });
+    b.list(WIDGETS, { namespace: 'tx', rv: 232, items: [{ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1', namespace: 'tx', resourceVersion: '231' }, spec: { size: 1 } }] });
     b.close();
     api = await serve({ db });
   });
@@ -64,7 +68,7 @@ describe('serve: protobuf from recorded protobuf objects', () => {
     expect(reply.body.equals(e2)).toBe(true);
   });
 
-  it('a protobuf list and get carry the recorded objects; JSON-recorded ones fall back to JSON or 406', async () => {
+  it('a protobuf list and get carry the recorded objects; JSON-recorded built-ins are encoded with the shipped descriptors; custom resources fall back to JSON or 406', async () => {
     const accept = { Accept: 'application/vnd.kubernetes.protobuf' };
     const list = await get(`${api.url}/api/v1/namespaces/tx/configmaps?resourceVersion=243&resourceVersionMatch=Exact&fieldSelector=metadata.name%3Dpb-1`, { headers: accept });
     expect(list.status).toBe(200);
@@ -76,10 +80,17 @@ describe('serve: protobuf from recorded protobuf objects', () => {
     const modified = decodeWatchEvent(frames(e2)[1]!);
     expect(Buffer.from(item!).equals(decodeEnvelope(modified.object).raw)).toBe(true);
 
-    const json = await get(`${api.url}/api/v1/namespaces/tx/configmaps/cm-01`, { headers: { Accept: 'application/vnd.kubernetes.protobuf, application/json' } });
+    const recordedJson = (await get(`${api.url}/api/v1/namespaces/tx/configmaps/cm-01`)).json;
+    const transcoded = await get(`${api.url}/api/v1/namespaces/tx/configmaps/cm-01`, { headers: accept });
+    expect(transcoded.headers['content-type']).toBe('application/vnd.kubernetes.protobuf');
+    const { kind, apiVersion, ...rest } = recordedJson;
+    expect(builtinProtobuf().decode('k8s.io.api.core.v1.ConfigMap', decodeEnvelope(transcoded.body).raw)).toEqual(rest);
+
+    const widget = `${api.url}/apis/example.com/v1/namespaces/tx/widgets/w1`;
+    const json = await get(widget, { headers: { Accept: 'application/vnd.kubernetes.protobuf, application/json' } });
     expect(json.headers['content-type']).toBe('application/json');
-    expect(json.json.metadata.name).toBe('cm-01');
-    const refused = await get(`${api.url}/api/v1/namespaces/tx/configmaps/cm-01`, { headers: accept });
+    expect(json.json.metadata.name).toBe('w1');
+    const refused = await get(widget, { headers: accept });
     expect(refused.status).toBe(406);
     // The Status itself goes out as protobuf to a protobuf-only client.
     expect(readStatus(decodeEnvelope(refused.body).raw)).toMatchObject({ code: 406, reason: 'NotAcceptable' });

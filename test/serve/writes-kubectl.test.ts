@@ -45,7 +45,6 @@ describe('serve writes: real clients', () => {
     expect(k1.metadata.labels).toEqual({ group: 'g', team: 'x' });
     expect(k1.metadata.annotations).toEqual({ note: 'y' });
     expect(k1.metadata.managedFields.map((e: any) => e.manager)).toEqual(expect.arrayContaining(['kubectl-label', 'kubectl-annotate', 'kubectl-patch']));
-    // `kubectl create configmap` sends protobuf, which serve refuses without the type's schema (415): files instead.
     for (const name of ['k2', 'k3']) {
       writeFileSync(file, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  a: "1"\n`);
       expect(await kubectl('create', '--validate=false', '-f', file)).toContain(`configmap/${name} created`);

@@ -14,7 +14,7 @@ export const NAMESPACE_MISMATCH = 'the namespace of the provided object does not
 
 export async function handleCreate(ctx: ResourceRequest, deps: WriteDeps): Promise<void> {
   if (ctx.info.name || ctx.info.subresource) throw methodNotAllowedHere();
-  const contentType = checkBodyType(ctx.req.headers['content-type']);
+  const contentType = checkBodyType(ctx.req.headers['content-type'], ctx.resource);
   const body = await readBody(ctx.req);
   const options = parseWriteOptions('create', ctx.info.query);
   const obj = decodeObject(body, contentType, ctx.resource, servedKinds(ctx, deps));

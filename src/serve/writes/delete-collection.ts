@@ -22,7 +22,7 @@ export async function handleDeleteCollection(ctx: ResourceRequest, deps: WriteDe
   checkSupportedFields(listOptions.fieldSelector, ctx.info.apiGroup, ctx.info.resource);
   const rev = deps.store.head;
   const prefix = ctx.resource.namespaced && ctx.info.namespace ? `${ctx.info.namespace}/` : '';
-  const matched = ctx.resource.store.list({ rev, prefix, limit: 0, filter: selectorFilter(listOptions) }).items;
+  const matched = ctx.resource.store.list({ rev, prefix, limit: 0, filter: selectorFilter(listOptions, ctx.info.apiGroup, ctx.info.resource) }).items;
   let encoder = representation(ctx, 'list');
   encoder = fallBack(ctx, encoder, matched.map((r) => r.value), 'list');
   for (const revision of matched) {

@@ -11,7 +11,9 @@ import type { WriteDeps } from './write-deps';
 export type { WriteDeps } from './write-deps';
 export { defaultPatchers, type Patcher, type Patchers, type PatchInput } from './patchers';
 export { builtinPatchers } from './builtin-patchers';
-export { WrittenObject } from './written-object';
+export { objectOf, WrittenObject } from './written-object';
+export { handleScale, hasScale } from './scale';
+export { hasStatusSubresource } from './resource-rules';
 
 export const WRITE_VERBS = ['create', 'update', 'patch', 'delete', 'deletecollection'] as const;
 

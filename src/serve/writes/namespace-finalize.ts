@@ -15,7 +15,7 @@ import { servedKinds } from './write-request';
 
 export async function handleFinalize(ctx: ResourceRequest, deps: WriteDeps): Promise<void> {
   if (!(ctx.resource.info.group === '' && ctx.resource.info.resource === 'namespaces')) throw resourceNotFound();
-  const contentType = checkBodyType(ctx.req.headers['content-type']);
+  const contentType = checkBodyType(ctx.req.headers['content-type'], ctx.resource);
   const body = await readBody(ctx.req);
   const options = parseWriteOptions('update', ctx.info.query);
   const obj = decodeObject(body, contentType, ctx.resource, servedKinds(ctx, deps));

@@ -7,6 +7,9 @@ import type { IncomingMessage } from 'node:http';
 import YAML from 'yaml';
 import { goJsonSyntaxError } from '../../k8s/go-json';
 import { badRequestMessage, entityTooLarge, unsupportedBodyType } from '../../k8s/write-status';
+import { decodeEnvelope, hasMagic } from '../../wire/protobuf';
+import { WireError } from '../../wire/wire-error';
+import { builtinProtobuf } from '../builtin-protobuf';
 import type { ServedResource } from '../served-resources';
 import { goKind } from './patchers';
 
@@ -15,8 +18,9 @@ type Obj = Record<string, any>;
 /** kube-apiserver's request body limit (MaxRequestBodyBytes). */
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
-/** Body media types a write is decoded from. Protobuf needs the type's schema: refused with the 415 of a resource without protobuf. */
+/** Body media types a write is decoded from. */
 export const DECODED_BODY_TYPES = ['application/json', 'application/yaml'] as const;
+export const PROTOBUF_BODY_TYPE = 'application/vnd.kubernetes.protobuf';
 
 export async function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BYTES): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
@@ -37,11 +41,17 @@ export async function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BY
   return Buffer.concat(chunks);
 }
 
-/** The body's media type, or the 415 (checked before the body is read, as the apiserver does). */
-export function checkBodyType(contentType: string | undefined): string {
+/**
+ * The body's media type, or the 415 (checked before the body is read, as the apiserver does).
+ * Protobuf is taken for kinds with a built-in descriptor; for the others (custom resources) it is
+ * the 415 of a resource without protobuf, which lists only JSON and YAML.
+ */
+export function checkBodyType(contentType: string | undefined, resource: ServedResource): string {
   const type = mediaType(contentType);
   if (type === 'application/json' || type === 'application/yaml') return type;
-  throw unsupportedBodyType(type === 'application/vnd.kubernetes.protobuf' ? DECODED_BODY_TYPES : [...DECODED_BODY_TYPES, 'application/vnd.kubernetes.protobuf']);
+  const protobuf = builtinProtobuf().messageFor(resource.info) !== undefined;
+  if (type === PROTOBUF_BODY_TYPE && protobuf) return type;
+  throw unsupportedBodyType(protobuf ? [...DECODED_BODY_TYPES, PROTOBUF_BODY_TYPE] : DECODED_BODY_TYPES);
 }
 
 /** The media type of a Content-Type header, lowercased, parameters dropped; JSON when absent. */
@@ -56,6 +66,7 @@ export function mediaType(contentType: string | undefined): string {
  */
 export function decodeObject(body: Buffer, type: string, resource: ServedResource, knownKinds: ReadonlySet<string>): Obj {
   const { kind } = resource.codec.type;
+  if (type === PROTOBUF_BODY_TYPE) return decodeProtobuf(body, resource, knownKinds);
   const value = type === 'application/yaml' ? parseYaml(body, kind) : parseJson(body, kind);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw unrecognized(kind, `couldn't get version/kind; json parse error: json: cannot unmarshal ${goKind(value)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`, body);
@@ -68,6 +79,26 @@ export function checkObject(obj: Obj, resource: ServedResource, knownKinds: Read
   checkTypeMeta(obj, resource, knownKinds);
   checkMetadataShape(obj, resource.codec.type.kind);
   return obj;
+}
+
+/**
+ * A k8s\0 envelope: its typeMeta checked like a JSON body's kind/apiVersion, then the typed
+ * message decoded with the URL kind's descriptor into the JSON form the rest of the path takes.
+ */
+function decodeProtobuf(body: Buffer, resource: ServedResource, knownKinds: ReadonlySet<string>): Obj {
+  const { kind } = resource.codec.type;
+  if (!hasMagic(body)) throw unrecognized(kind, 'provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]', body);
+  const protobuf = builtinProtobuf();
+  try {
+    const env = decodeEnvelope(body);
+    checkTypeMeta({ kind: env.kind || undefined, apiVersion: env.apiVersion || undefined }, resource, knownKinds);
+    const obj = { kind, apiVersion: resource.codec.type.apiVersion, ...protobuf.decode(protobuf.messageFor(resource.info)!, env.raw) };
+    checkMetadataShape(obj, kind);
+    return obj;
+  } catch (err) {
+    if (err instanceof WireError) throw badRequestMessage(`${kind} in version "${resource.info.version}" cannot be handled as a ${kind}: ${err.message}`);
+    throw err;
+  }
 }
 
 function parseJson(body: Buffer, kind: string): unknown {

@@ -60,3 +60,8 @@ export function resourceRules(group: string, resource: string, builtin: boolean)
     builtin,
   };
 }
+
+/** Whether a served resource has a `status` subresource (custom resources: assumed, their CRD is not known here). */
+export function hasStatusSubresource(group: string, resource: string, builtin: boolean): boolean {
+  return !builtin || STATUS_SUBRESOURCE.has(`${group}/${resource}`);
+}

@@ -18,7 +18,7 @@ type Obj = Record<string, any>;
 export async function handleUpdate(ctx: ResourceRequest, deps: WriteDeps): Promise<void> {
   const target = writeTarget(ctx);
   if (ctx.info.subresource && !(ctx.info.subresource === 'status' && target.rules.hasStatus)) throw resourceNotFound();
-  const contentType = checkBodyType(ctx.req.headers['content-type']);
+  const contentType = checkBodyType(ctx.req.headers['content-type'], ctx.resource);
   const body = await readBody(ctx.req);
   const options = parseWriteOptions('update', ctx.info.query);
   const obj = decodeObject(body, contentType, ctx.resource, servedKinds(ctx, deps));
@@ -41,23 +41,26 @@ export async function handleUpdate(ctx: ResourceRequest, deps: WriteDeps): Promi
 }
 
 /**
- * Stores an update's result and answers 200: nothing when it changes nothing (same
+ * Stores an update's result and answers 200 (through `respond`: the object, or what a subresource shows of it): nothing when it changes nothing (same
  * resourceVersion, no event); the deletion when it removes the last finalizer of an object being
  * deleted (the answer shows the object without finalizers at the old resourceVersion, the
  * DELETED event the object as last stored); the new state otherwise. Dry run stores nothing.
  */
-export function finishUpdate(ctx: ResourceRequest, deps: WriteDeps, key: string, current: Revision<StoredObject>, old: Obj, result: Obj, dryRun: boolean): void {
+export function finishUpdate(
+  ctx: ResourceRequest, deps: WriteDeps, key: string, current: Revision<StoredObject>, old: Obj, result: Obj, dryRun: boolean,
+  respond: (code: number, value: StoredObject) => void = (code, value) => respondObject(ctx, code, value),
+): void {
   const final = finalObject(ctx, result);
   if (old.metadata?.deletionTimestamp && !(final.metadata?.finalizers?.length > 0) && !keptBySpecFinalizers(ctx, final)) {
     if (!dryRun) commitDeletion(ctx, deps, key, old);
-    respondObject(ctx, 200, unstored(ctx, final));
+    respond(200, unstored(ctx, final));
     return;
   }
   if (sameObject(final, finalObject(ctx, old))) {
-    respondObject(ctx, 200, current.value);
+    respond(200, current.value);
     return;
   }
-  respondObject(ctx, 200, dryRun ? unstored(ctx, final) : commitObject(ctx, deps, key, final));
+  respond(200, dryRun ? unstored(ctx, final) : commitObject(ctx, deps, key, final));
 }
 
 /** A Namespace's `spec.finalizers` also keep it while it is being deleted. */

@@ -1,0 +1,52 @@
+/**
+ * Protobuf for the built-in kinds, from the field numbers shipped in
+ * data/builtin-api/protobuf.json.gz (scripts/build-builtin-protobuf.js): a protobuf request body
+ * decoded to the object's JSON form, and an object known as JSON (written, or recorded as JSON)
+ * encoded for protobuf clients. Read on first use: a JSON-only session never loads it.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import type { SeenResource } from '../reconstruct/seen-resource';
+import { jsonToProtobuf } from '../wire/json-to-protobuf';
+import { encodeEnvelope } from '../wire/protobuf';
+import { ProtobufSchema, type ProtobufSchemaData } from '../wire/protobuf-schema';
+import { protobufToJson } from '../wire/protobuf-to-json';
+import { BUILTIN_API_DIR } from './builtin-api';
+
+type Obj = Record<string, any>;
+
+export class BuiltinProtobuf {
+  private loaded: ProtobufSchema | undefined;
+  private readonly messages = new Map<string, string | undefined>();
+
+  constructor(private readonly file = join(BUILTIN_API_DIR, 'protobuf.json.gz')) {}
+
+  get schema(): ProtobufSchema {
+    return (this.loaded ??= new ProtobufSchema(JSON.parse(gunzipSync(readFileSync(this.file)).toString('utf8')) as ProtobufSchemaData));
+  }
+
+  /** The message of a resource's kind; undefined for custom resources and kinds without a descriptor. */
+  messageFor(info: SeenResource): string | undefined {
+    if (info.unstructured || !info.kind) return undefined;
+    if (!this.messages.has(info.id)) this.messages.set(info.id, this.schema.kindMessage(info.group, info.version, info.kind));
+    return this.messages.get(info.id);
+  }
+
+  /** A typed message (no envelope) as the object's JSON form, without kind and apiVersion. */
+  decode(message: string, raw: Buffer): Obj {
+    return protobufToJson(this.schema, message, raw);
+  }
+
+  /** The object enveloped (k8s\0 + Unknown) as the apiserver writes it. */
+  encode(message: string, obj: Obj): Buffer {
+    return encodeEnvelope({ apiVersion: obj.apiVersion, kind: obj.kind }, jsonToProtobuf(this.schema, message, obj));
+  }
+}
+
+let shared: BuiltinProtobuf | undefined;
+
+/** The descriptors the package ships, loaded once per process. */
+export function builtinProtobuf(): BuiltinProtobuf {
+  return (shared ??= new BuiltinProtobuf());
+}
