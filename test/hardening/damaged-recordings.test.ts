@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -160,4 +161,22 @@ test('inspect opens read-only: no -wal or -shm is left beside the file it reads'
   expect(r.code).toBe(0);
   expect(existsSync(`${copy}-wal`)).toBe(false);
   expect(existsSync(`${copy}-shm`)).toBe(false);
+});
+
+test('record that cannot start (its port in use) leaves no empty .db behind; a directory as --db is one line', async () => {
+  const blocker = net.createServer();
+  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+  const { port } = blocker.address() as AddressInfo;
+  try {
+    const db = join(dir, 'never-started.db');
+    const r = await run(['record', '--db', db, '--upstream', 'http://127.0.0.1:1', '--listen', `127.0.0.1:${port}`, '--log-level', 'error']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toMatch(/^kubetape: cannot listen: .*EADDRINUSE/);
+    for (const suffix of ['', '-wal', '-shm']) expect(existsSync(db + suffix)).toBe(false);
+  } finally {
+    blocker.close();
+  }
+  const directory = await run(['record', '--db', dir, '--upstream', 'http://127.0.0.1:1', '--listen', '127.0.0.1:0', '--log-level', 'error']);
+  expect(directory.code).toBe(2);
+  expect(directory.stderr.trim()).toBe(`kubetape: ${dir}: is a directory, not a recording file`);
 });
