@@ -7,6 +7,8 @@ export const EXIT_USAGE = 2;
 export function describeFailure(err: unknown): { line: string; code: number } {
   if (err instanceof UsageError || err instanceof RecordingFormatError) return { line: `kubetape: ${err.message}`, code: EXIT_USAGE };
   const e = err as NodeJS.ErrnoException;
+  // An SQLite error that reached here came from reading the recording outside a mode's start-up.
+  if (e?.name === 'SqliteError') return { line: `kubetape: the recording cannot be read: ${e.message}`, code: EXIT_USAGE };
   if (e && (e.code === 'EADDRINUSE' || e.code === 'EACCES' || e.code === 'EADDRNOTAVAIL')) {
     return { line: `kubetape: cannot listen: ${e.message}`, code: EXIT_USAGE };
   }

@@ -1,3 +1,4 @@
+import { existsSync, rmSync } from 'node:fs';
 import { FaultInjector, type FaultsOption } from '../faults';
 import type { AdminApi } from '../http/admin';
 import { DEFAULT_LISTEN } from '../http/listen';
@@ -45,6 +46,12 @@ export interface RecordServer {
 export async function record(options: RecordOptions): Promise<RecordServer> {
   let upstream!: Upstream;
   let queue!: RecordingQueue;
+  // A file this session creates is removed again when the recorder cannot start (a port in use).
+  const created = options.db !== ':memory:' && !existsSync(options.db);
+  let started = false;
+  const removeUnstarted = () => {
+    if (created && !started) for (const suffix of ['', '-wal', '-shm']) rmSync(options.db + suffix, { force: true });
+  };
   const server = await startModeServer({
     listen: options.listen,
     writeKubeconfig: options.writeKubeconfig,
@@ -64,6 +71,7 @@ export async function record(options: RecordOptions): Promise<RecordServer> {
         });
       } catch (err) {
         upstream.close();
+        removeUnstarted();
         throw err;
       }
       const passthrough = new Passthrough(upstream, queue, log, recordFaults(faults));
@@ -79,11 +87,13 @@ export async function record(options: RecordOptions): Promise<RecordServer> {
           await ended;
           upstream.close();
           const stats = await queue.close();
+          removeUnstarted();
           log.info({ ...stats }, 'recording closed');
         },
       };
     },
   });
+  started = true;
   server.admin.add('GET', 'status', () => ({ mode: 'record', url: server.url, db: options.db, upstream: upstream.description, recording: queue.stats }));
   server.admin.add('POST', 'flush', () => queue.flush());
   server.log.info({ url: server.url, upstream: upstream.description, db: options.db }, 'recording');

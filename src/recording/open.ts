@@ -1,9 +1,14 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { RecordingFormatError } from '../errors/recording-format-error';
+import { fileBytes, recordingFileProblem } from './file-check';
 import { APPLICATION_ID, SCHEMA_VERSION, migrations } from './schema';
 
 export type Db = Database.Database;
+
+// better-sqlite3 reads this once, when its addon loads (at the first open in the process): URI
+// filenames let a reader open a file `immutable=1`. Opens of plain paths do not depend on it.
+process.env.SQLITE_USE_URI ??= '1';
 
 export interface OpenOptions {
   /** Create the file (and schema) when missing; otherwise a missing file is an error. */
@@ -11,16 +16,26 @@ export interface OpenOptions {
   readonly?: boolean;
 }
 
+/** Tables (or views) every schema version has; a file without one of them is not a recording. */
+const REQUIRED = ['meta', 'exchanges', 'frames', 'observations', 'lists', 'watches'];
+
 /**
  * Opens a recording, creating or migrating its schema when writable. Throws RecordingFormatError
- * for anything that is not a kubetape recording this version understands.
+ * for anything that is not a kubetape recording this version understands: a directory, an empty
+ * or truncated file, another SQLite database, one missing a table, a damaged one.
+ * Read-only, a file with no WAL beside it is opened immutable, so that reading leaves no `-wal`
+ * or `-shm` behind; one with a WAL (a recorder is writing it, or was killed) is opened as usual.
  */
 export function openRecording(path: string, options: OpenOptions = {}): Db {
   const exists = path !== ':memory:' && existsSync(path);
   if (!exists && !options.create && path !== ':memory:') throw new RecordingFormatError(path, 'no such file');
+  const walBytes = exists ? fileBytes(`${path}-wal`) : 0;
+  const problem = exists ? recordingFileProblem(path, walBytes) : null;
+  if (problem) throw new RecordingFormatError(path, problem);
+  const readonly = Boolean(options.readonly) && exists;
   let db: Db;
   try {
-    db = new Database(path, { readonly: Boolean(options.readonly) && exists, fileMustExist: !options.create });
+    db = (readonly && walBytes === 0 && openImmutable(path)) || new Database(plainPath(path), { readonly, fileMustExist: !options.create });
   } catch (err) {
     throw new RecordingFormatError(path, `cannot open: ${(err as Error).message}`);
   }
@@ -30,11 +45,25 @@ export function openRecording(path: string, options: OpenOptions = {}): Db {
     db.close();
     if (err instanceof RecordingFormatError) throw err;
     const message = (err as Error).message;
-    throw new RecordingFormatError(path, /not a database|malformed|disk image/i.test(message)
-      ? 'not a kubetape recording (not an SQLite database)'
-      : `cannot read: ${message}`);
+    if (/not a database/i.test(message)) throw new RecordingFormatError(path, 'not a kubetape recording (not an SQLite database)');
+    if (/malformed|disk image/i.test(message)) throw new RecordingFormatError(path, `damaged: ${message}`);
+    throw new RecordingFormatError(path, `cannot read: ${message}`);
   }
   return db;
+}
+
+/** The file opened read-only and immutable (no lock, no -shm or -wal made), or null where URI filenames are off. */
+function openImmutable(path: string): Db | null {
+  try {
+    return new Database(`file:${path.replace(/[%?#]/g, encodeURIComponent)}?immutable=1`, { readonly: true });
+  } catch {
+    return null;
+  }
+}
+
+/** A path SQLite cannot take for a URI. */
+function plainPath(path: string): string {
+  return path.startsWith('file:') ? `./${path}` : path;
 }
 
 function checkAndMigrate(db: Db, path: string, readonly: boolean): void {
@@ -52,11 +81,15 @@ function checkAndMigrate(db: Db, path: string, readonly: boolean): void {
     db.pragma('synchronous = NORMAL');
   }
   // Readers understand every older schema as it is; a writer migrates it first.
-  if (version === SCHEMA_VERSION || (readonly && version > 0)) return;
-  if (readonly) throw new RecordingFormatError(path, 'not a kubetape recording (no schema)');
-  db.transaction(() => {
-    for (let v = version; v < SCHEMA_VERSION; v++) db.exec(migrations[v]!);
-    db.pragma(`application_id = ${APPLICATION_ID}`);
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
-  })();
+  if (version !== SCHEMA_VERSION && !(readonly && version > 0)) {
+    if (readonly) throw new RecordingFormatError(path, 'not a kubetape recording (no schema)');
+    db.transaction(() => {
+      for (let v = version; v < SCHEMA_VERSION; v++) db.exec(migrations[v]!);
+      db.pragma(`application_id = ${APPLICATION_ID}`);
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    })();
+  }
+  const present = new Set((db.prepare(`SELECT name FROM sqlite_master WHERE type IN ('table', 'view')`).all() as Array<{ name: string }>).map((r) => r.name));
+  const missing = REQUIRED.filter((name) => !present.has(name));
+  if (missing.length) throw new RecordingFormatError(path, `not a kubetape recording: missing table ${missing.join(', ')}`);
 }

@@ -14,6 +14,7 @@ import type { AdminApi } from '../http/admin';
 import { startModeServer } from '../http/mode-server';
 import type { Logger } from '../log/logger';
 import { openRecording } from '../recording/open';
+import { recordingReadError } from '../recording/recording-read-error';
 import { mapForRandomReads } from '../recording/reader/exchange-reader';
 import { ExchangeStore } from './exchange-store';
 import { ExchangeIndex } from './exchange-index';
@@ -67,10 +68,18 @@ export async function replay(options: ReplayOptions): Promise<ReplayServer> {
     faults: (log) => FaultInjector.create(options.faults, { mode: 'replay', log }),
     async setUp({ log, admin, faults }) {
       const db = openRecording(options.db, { readonly: onMiss !== 'proxy' });
-      mapForRandomReads(db);
       const keys = keyOptions(options.ignoreParams ?? DEFAULT_IGNORED_PARAMS, options.matchHeaders ?? []);
       const started = Date.now();
-      const index = ExchangeIndex.load(db, keys);
+      let index: ExchangeIndex;
+      let store: ExchangeStore;
+      try {
+        mapForRandomReads(db);
+        index = ExchangeIndex.load(db, keys);
+        store = new ExchangeStore(db);
+      } catch (err) {
+        db.close();
+        throw recordingReadError(options.db, err);
+      }
       log.info({ db: options.db, exchanges: index.size, keys: index.byKey.size, ms: Date.now() - started }, 'recording indexed');
 
       let forwarder: MissForwarder | undefined;
@@ -86,7 +95,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayServer> {
       const hooks: ReplayHooks = options.hooks
         ? faultHooks
         : { onRequest: (ctx) => (faults.size === 0 ? false : faultHooks.onRequest!(ctx)), onFrame: faultHooks.onFrame };
-      const handler = new ReplayHandler({ index, store: new ExchangeStore(db), keyOptions: keys, speed, journal, admin, log, hooks, forwarder });
+      const handler = new ReplayHandler({ index, store, keyOptions: keys, speed, journal, admin, log, hooks, forwarder });
       summary = () => journal.summary(index.size, handler.cursor.used.size);
       admin.add('GET', 'journal', () => ({ summary: summary(), entries: journal.list() }));
       admin.add('GET', 'summary', () => summary());

@@ -14,6 +14,7 @@ import { serveFaultHooks } from './serve-fault-hooks';
 import type { AdminApi } from '../http/admin';
 import { startModeServer } from '../http/mode-server';
 import { openRecording } from '../recording/open';
+import { recordingReadError } from '../recording/recording-read-error';
 import { UsageError } from '../errors/usage-error';
 import { preloadState, reconstruct, TimelineCursor, type StoredObject } from '../reconstruct';
 import { systemClock } from '../store/clock';
@@ -113,7 +114,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
         preloadState(store, rebuilt.loader);
       } catch (err) {
         db.close();
-        throw err;
+        throw empty ? err : recordingReadError(options.db!, err);
       }
       log.info({ resources: rebuilt.resources.size, revisions: rebuilt.timeline.length, head: store.head, ms: Date.now() - started }, empty ? 'empty cluster' : 'store rebuilt');
       if (seeded) log.info(seeded, 'namespaces (synthesised: shown by the recording without their object)');

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { RecordingQueue } from '../recording/writer/recording-queue';
 import type { ExchangeHead, Outcome } from '../recording/writer/writer-protocol';
-import { headersJson } from './redact-headers';
+import { headersJson, redactUrl } from './redact-headers';
 
 export interface ResponseKind {
   /** The body goes to the recording as frames with arrival offsets (watch, follow=true logs). */
@@ -34,7 +34,7 @@ export class ExchangeTap {
       id: this.id,
       startedAt: Date.now(),
       method: req.method ?? 'GET',
-      url: req.url ?? '/',
+      url: redactUrl(req.url ?? '/'),
       requestHeaders: headersJson(req.rawHeaders),
       status: null,
       responseHeaders: null,

@@ -10,6 +10,7 @@
  *   api.compact();                                     // older continue tokens → 410, older watches → ERROR 410
  *   api.streamWatchEvents(200_000, { sizeBytes: 1024 });        // GET the returned path: a firehose watch
  *   execFile('kubectl', ['--kubeconfig', api.kubeconfigPath, 'get', 'cm', '-n', 'tx']);
+ *   api.intercept((req, res) => req.url === '/x' && (res.end('cut'), true));   // a test's own answer
  *   api.requests;                                      // what clients sent (method, url, headers, clientCN)
  *   await api.close();
  *
@@ -18,7 +19,7 @@
  * api.create() creates a missing namespace, an HTTP create into one answers 404 like the apiserver.
  */
 export { FakeApiserver, startFakeApiserver } from './fake-apiserver/server';
-export type { FakeApiserverOptions, RecordedRequest, ResourceName } from './fake-apiserver/server';
+export type { FakeApiserverOptions, Intercept, RecordedRequest, ResourceName } from './fake-apiserver/server';
 export type { KubeconfigOptions } from './fake-apiserver/kubeconfig';
 export type { FirehoseConfig } from './fake-apiserver/context';
 export type { Pem } from './fake-apiserver/certs';

@@ -14,13 +14,16 @@ export interface WriterOptions {
 interface OpenExchange {
   ctx: ExchangeContext;
   stream: StreamRecorder | null;
+  /** Why the request body was not stored, or null. */
+  dropped: string | null;
 }
 
 /**
  * The one writer of a recording: applies batches of proxy messages as rows (exchanges, frames,
  * and the decoded object log: observations, lists, watches) inside an open transaction that the
  * host commits every COMMIT_MS (writer-host.ts). Synchronous, so it runs the same on a worker thread or inline.
- * A body that cannot be decoded is stored as received, with the reason in `decode_error`.
+ * A body that cannot be decoded is stored as received, with the reason in `decode_error`; one that
+ * carries credentials and cannot be parsed to redact them is not stored: its size and the reason are.
  */
 export class RecordingWriter {
   private readonly stmts: RecordingStatements;
@@ -88,8 +91,9 @@ export class RecordingWriter {
   /** A streamed exchange (or an upgrade) got its response head. */
   private opened(msg: OpenMessage, requestBody: Buffer | null): void {
     const ctx = exchangeContext(msg.head, this.options.keepSecrets);
-    this.insertExchange(ctx, storedRequestBody(ctx, requestBody), null, msg.head.responseHeaders, null, 'open', null, null);
-    this.open.set(msg.head.id, { ctx, stream: msg.head.streamed ? new StreamRecorder(this.stmts, ctx) : null });
+    const request = storedRequestBody(ctx, requestBody);
+    this.insertExchange(ctx, request.body, null, msg.head.responseHeaders, null, 'open', null, request.dropped);
+    this.open.set(msg.head.id, { ctx, stream: msg.head.streamed ? new StreamRecorder(this.stmts, ctx) : null, dropped: request.dropped });
   }
 
   /** A streamed exchange ended. */
@@ -98,18 +102,21 @@ export class RecordingWriter {
     if (!entry) return;
     this.open.delete(msg.id);
     entry.stream?.end(msg.outcome);
-    this.stmts.endExchange(msg.id, msg.durationMs, msg.outcome, msg.error ?? null, entry.stream?.decodeError ?? null);
-    if (entry.stream?.decodeError) this.counters.decodeErrors++;
+    const decodeError = joinReasons(entry.dropped, entry.stream?.decodeError ?? null);
+    this.stmts.endExchange(msg.id, msg.durationMs, msg.outcome, msg.error ?? null, decodeError);
+    if (decodeError) this.counters.decodeErrors++;
   }
 
   /** A non-streamed exchange, head to end in one message. */
   private whole(msg: CloseMessage, head: ExchangeHead, requestBody: Buffer | null, responseBody: Buffer | null): void {
     const ctx = exchangeContext(head, this.options.keepSecrets);
     const stored = storedResponse(ctx, responseBody);
+    const request = storedRequestBody(ctx, requestBody);
     const indexed = logResponseObjects(this.stmts, ctx, stored.body, head.startedAt + msg.durationMs);
     this.counters.observations += indexed.observations;
-    if (indexed.error) this.counters.decodeErrors++;
-    this.insertExchange(ctx, storedRequestBody(ctx, requestBody), stored.body, stored.headers, msg.durationMs, msg.outcome, msg.error ?? null, indexed.error);
+    const decodeError = joinReasons(request.dropped, stored.dropped, indexed.error);
+    if (decodeError) this.counters.decodeErrors++;
+    this.insertExchange(ctx, request.body, stored.body, stored.headers, msg.durationMs, msg.outcome, msg.error ?? null, decodeError);
   }
 
   private insertExchange(
@@ -132,4 +139,10 @@ export class RecordingWriter {
     });
     this.counters.exchanges++;
   }
+}
+
+/** The reasons given, as one `decode_error` (null when none). */
+function joinReasons(...reasons: Array<string | null>): string | null {
+  const given = reasons.filter((r): r is string => Boolean(r));
+  return given.length ? given.join('; ') : null;
 }

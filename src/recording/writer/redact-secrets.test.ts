@@ -1,7 +1,7 @@
 import { ProtoWriter } from '../../wire/protobuf-fields';
 import { decodeEnvelope, decodeWatchEvent, encodeEnvelope, encodeWatchEvent, lengthPrefix } from '../../wire/protobuf';
 import { forEachField } from '../../wire/protobuf-fields';
-import { REDACTED, REDACTED_BASE64, redactSecretsJson, redactSecretsProtobuf, redactSecretsProtobufFrame } from './redact-secrets';
+import { REDACTED, REDACTED_BASE64, redactBody, redactJson as redactSecretsJson, redactProtobuf as redactSecretsProtobuf, redactProtobufFrame as redactSecretsProtobufFrame, Unredactable } from './redact-secrets';
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
@@ -28,10 +28,34 @@ describe('JSON', () => {
     expect(JSON.parse(redactSecretsJson(Buffer.from(JSON.stringify(table)))!.toString()).rows[0].object.data.b).toBe(REDACTED_BASE64);
   });
 
-  test('nothing to redact, or not JSON: null', () => {
+  test('nothing to redact: null; not JSON (a cut body): Unredactable', () => {
     expect(redactSecretsJson(Buffer.from('{"kind":"ConfigMap","data":{"a":"b"}}'))).toBeNull();
     expect(redactSecretsJson(Buffer.from('{"kind":"Secret","metadata":{"name":"empty"}}'))).toBeNull();
-    expect(redactSecretsJson(Buffer.from('not json'))).toBeNull();
+    expect(() => redactSecretsJson(Buffer.from('not json'))).toThrow(Unredactable);
+    expect(() => redactSecretsJson(Buffer.from(JSON.stringify({ kind: 'SecretList', items: [secret, secret] }).slice(0, 300)))).toThrow(Unredactable);
+  });
+
+  test('patches sent to secrets (no kind): merge and strategic patches, JSON patches', () => {
+    const merge = JSON.parse(redactBody('application/merge-patch+json', Buffer.from(JSON.stringify({ data: { a: 'c2VjcmV0' }, metadata: { annotations: { [LAST_APPLIED]: 'x' } } })), 'secret', true)!.toString());
+    expect(merge).toEqual({ data: { a: REDACTED_BASE64 }, metadata: { annotations: { [LAST_APPLIED]: REDACTED } } });
+    const ops = [{ op: 'replace', path: '/data/a', value: 'c2VjcmV0' }, { op: 'remove', path: '/data/b' }];
+    expect(JSON.parse(redactBody('application/json-patch+json', Buffer.from(JSON.stringify(ops)), 'secret', true)!.toString())).toEqual([
+      { op: 'replace', path: '/data/a', value: REDACTED }, { op: 'remove', path: '/data/b' }]);
+  });
+
+  test('YAML (Accept: application/yaml): data and last-applied; a cut or bad document is Unredactable', () => {
+    const yaml = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n  annotations:\n    ${LAST_APPLIED}: |\n      {"data":{"a":"c2VjcmV0"}}\ndata:\n  a: c2VjcmV0\n`;
+    const out = redactBody('application/yaml', Buffer.from(yaml), 'secret')!.toString();
+    expect(out).not.toContain('c2VjcmV0');
+    expect(out).toContain(`a: ${REDACTED_BASE64}`);
+    expect(() => redactBody('application/yaml', Buffer.from('kind: Secret\ndata:\n  a: "c2Vj'), 'secret')).toThrow(Unredactable);
+  });
+
+  test('TokenRequest status.token and TokenReview spec.token', () => {
+    const answer = { kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1', spec: { audiences: ['a'] }, status: { token: 'eyJhbGciOi.x.y', expirationTimestamp: 't' } };
+    expect(JSON.parse(redactBody('application/json', Buffer.from(JSON.stringify(answer)), 'token-request')!.toString()).status).toEqual({ token: REDACTED, expirationTimestamp: 't' });
+    const review = { kind: 'TokenReview', spec: { token: 'eyJhbGciOi.x.y' } };
+    expect(JSON.parse(redactBody('application/json', Buffer.from(JSON.stringify(review)), 'token-review', true)!.toString()).spec.token).toBe(REDACTED);
   });
 });
 
@@ -89,6 +113,21 @@ describe('protobuf (schema-less)', () => {
     const event = decodeWatchEvent(redacted.subarray(4));
     expect(event.type).toBe('MODIFIED');
     expect(fields(decodeEnvelope(event.object).raw)[1]).toEqual([2, 'a', REDACTED]);
+  });
+
+  test('a TokenRequest answer: status.token', () => {
+    const status = new ProtoWriter().string(1, 'eyJhbGciOi.secret-jwt').message(2, new ProtoWriter().string(1, 'ts'));
+    const body = encodeEnvelope({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest' }, new ProtoWriter().message(1, new ProtoWriter().string(1, 'sa')).message(3, status).finish());
+    const out = redactBody('application/vnd.kubernetes.protobuf', body, 'token-request')!;
+    expect(out.includes('secret-jwt')).toBe(false);
+    expect(out.includes(REDACTED)).toBe(true);
+    expect(decodeEnvelope(out).kind).toBe('TokenRequest');
+  });
+
+  test('a cut body is Unredactable', () => {
+    const list = new ProtoWriter().message(1, new ProtoWriter().string(2, '7')).bytes(2, secretMessage()).bytes(2, secretMessage()).finish();
+    const body = encodeEnvelope({ apiVersion: 'v1', kind: 'SecretList' }, list);
+    expect(() => redactSecretsProtobuf(body.subarray(0, body.length - 20))).toThrow(Unredactable);
   });
 
   test('other kinds are left alone', () => {

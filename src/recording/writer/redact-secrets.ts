@@ -1,12 +1,17 @@
 /**
- * Secret values never reach the recording unless asked (`--keep-secrets`): in a Secret (JSON or
- * protobuf, alone, in a list, a Table row or a watch event) every `data` value becomes
- * base64("[redacted]"), every `stringData` value "[redacted]", and the
- * `kubectl.kubernetes.io/last-applied-configuration` annotation (which repeats the data) too.
+ * Credentials never reach the recording unless asked (`--keep-secrets`). In a Secret (JSON, YAML or
+ * protobuf, alone, in a list, a Table row or a watch event, or a patch sent to `secrets`) every
+ * `data` value becomes base64("[redacted]"), every `stringData` value "[redacted]", and the
+ * `kubectl.kubernetes.io/last-applied-configuration` annotation (which repeats the data) too; in a
+ * TokenRequest (`serviceaccounts/NAME/token`) `status.token`, in a TokenReview `spec.token`.
  * Keys, metadata and everything else stay, so a replayed client still sees which keys exist.
- * The functions return the rewritten bytes, or null when there was nothing to redact.
+ * The functions return the rewritten bytes, or null when there was nothing to redact; a body they
+ * cannot parse throws Unredactable (the writer then stores its size and the reason, not the body).
  */
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import type { RequestInfo } from '../../k8s/request-info';
 import { goJson } from '../../wire/json-spans';
+import { isProtobuf, isYaml } from '../../wire/media-types';
 import { WIRE_BYTES, ProtoWriter, forEachField, type ProtoField } from '../../wire/protobuf-fields';
 import { decodeEnvelope, decodeWatchEvent, encodeEnvelope, encodeWatchEvent, hasMagic, lengthPrefix } from '../../wire/protobuf';
 
@@ -14,19 +19,82 @@ export const REDACTED = '[redacted]';
 export const REDACTED_BASE64 = Buffer.from(REDACTED).toString('base64');
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
+/** What an exchange's bodies may hold that is redacted. */
+export type RedactTarget = 'secret' | 'token-request' | 'token-review';
+
+/** A body that holds (or may hold) a credential and cannot be parsed to redact it. */
+export class Unredactable extends Error {}
+
 type Json = Record<string, unknown>;
 
-/** A JSON body or watch frame (a trailing newline is kept). Malformed JSON is left alone (null). */
-export function redactSecretsJson(text: Buffer): Buffer | null {
+/** Which credentials an exchange's bodies may carry, from its request; null for none. */
+export function redactTarget(info: RequestInfo): RedactTarget | null {
+  if (info.resource === 'secrets') return 'secret';
+  if (info.resource === 'serviceaccounts' && info.subresource === 'token') return 'token-request';
+  if (info.resource === 'tokenreviews') return 'token-review';
+  return null;
+}
+
+/**
+ * A whole body (not compressed) by its content type: protobuf, YAML, else JSON. `request`: the
+ * body was sent by the client (a patch to a Secret carries no kind, and is redacted as one).
+ */
+export function redactBody(contentType: string | undefined, body: Buffer, target: RedactTarget, request = false): Buffer | null {
+  if (isProtobuf(contentType)) return redactProtobuf(body, target);
+  if (isYaml(contentType)) return redactYaml(body, target, request);
+  return redactJson(body, target, request);
+}
+
+/** A JSON body or watch frame (a trailing newline is kept). */
+export function redactJson(text: Buffer, target: RedactTarget = 'secret', request = false): Buffer | null {
   let value: unknown;
   try {
     value = JSON.parse(text.toString('utf8'));
-  } catch {
-    return null;
+  } catch (err) {
+    throw new Unredactable(`not JSON: ${(err as Error).message}`);
   }
-  if (!redactValue(value, false)) return null;
+  if (!redactDocument(value, target, request)) return null;
   const newline = text.length > 0 && text[text.length - 1] === 0x0a ? '\n' : '';
   return Buffer.from(goJson(value) + newline);
+}
+
+/** A YAML body (`Accept: application/yaml`, an apply patch): rewritten as YAML when something was redacted. */
+export function redactYaml(text: Buffer, target: RedactTarget, request = false): Buffer | null {
+  let value: unknown;
+  try {
+    value = parseYaml(text.toString('utf8'));
+  } catch (err) {
+    throw new Unredactable(`not YAML: ${(err as Error).message}`);
+  }
+  if (!redactDocument(value, target, request)) return null;
+  return Buffer.from(stringifyYaml(value));
+}
+
+function redactDocument(value: unknown, target: RedactTarget, request: boolean): boolean {
+  if (target === 'token-request') return redactPath(value, 'status', 'token');
+  if (target === 'token-review') return redactPath(value, 'spec', 'token');
+  if (request && Array.isArray(value)) return redactJsonPatch(value);
+  return redactValue(value, request && isObject(value) && value.kind === undefined);
+}
+
+/** `value[outer][inner]`, a string, becomes "[redacted]". */
+function redactPath(value: unknown, outer: string, inner: string): boolean {
+  const parent = isObject(value) ? value[outer] : undefined;
+  if (!isObject(parent) || parent[inner] === undefined) return false;
+  parent[inner] = REDACTED;
+  return true;
+}
+
+/** A JSON patch to a Secret: every operation's value. */
+function redactJsonPatch(ops: unknown[]): boolean {
+  let changed = false;
+  for (const op of ops) {
+    if (isObject(op) && 'value' in op) {
+      op.value = REDACTED;
+      changed = true;
+    }
+  }
+  return changed;
 }
 
 /** Walks a decoded JSON document; `isSecret` says the value is known to be a Secret (a SecretList item). */
@@ -65,24 +133,51 @@ function isObject(v: unknown): v is Json {
 
 // ---- protobuf (schema-less: core/v1 Secret {metadata=1, data=2 map<string,bytes>, type=3, stringData=4 map<string,string>}) ----
 
-/** An enveloped protobuf body: a Secret, a SecretList, or a metav1.List holding Secrets. */
-export function redactSecretsProtobuf(body: Buffer): Buffer | null {
+/**
+ * An enveloped protobuf body: a Secret, a SecretList, a metav1.List holding Secrets, a TokenRequest
+ * (status=3 {token=1}) or a TokenReview (spec=2 {token=1}).
+ */
+export function redactProtobuf(body: Buffer, target: RedactTarget = 'secret'): Buffer | null {
+  if (body.length === 0) return null;
+  if (!hasMagic(body)) throw new Unredactable('not a Kubernetes protobuf message');
+  let raw: Buffer | null;
+  try {
+    raw = redactEnvelope(body, target);
+  } catch (err) {
+    throw new Unredactable(`protobuf: ${(err as Error).message}`);
+  }
+  return raw;
+}
+
+function redactEnvelope(body: Buffer, target: RedactTarget): Buffer | null {
   if (!hasMagic(body)) return null;
   const env = decodeEnvelope(body);
   let raw: Buffer | null = null;
-  if (env.kind === 'Secret') raw = redactSecretMessage(env.raw);
+  if (target === 'token-request' && env.kind === 'TokenRequest') raw = rewriteRepeated(env.raw, 3, redactTokenField);
+  else if (target === 'token-review' && env.kind === 'TokenReview') raw = rewriteRepeated(env.raw, 2, redactTokenField);
+  else if (env.kind === 'Secret') raw = redactSecretMessage(env.raw);
   else if (env.kind === 'SecretList') raw = rewriteRepeated(env.raw, 2, redactSecretMessage);
-  else if (env.kind === 'List') raw = rewriteRepeated(env.raw, 2, (ext) => rewriteRepeated(ext, 1, redactSecretsProtobuf));
+  else if (env.kind === 'List') raw = rewriteRepeated(env.raw, 2, (ext) => rewriteRepeated(ext, 1, (b) => redactEnvelope(b, target)));
   if (!raw) return null;
   return encodeEnvelope(env, raw);
 }
 
 /** A length-prefixed protobuf watch frame whose object may be a Secret. */
-export function redactSecretsProtobufFrame(frame: Buffer): Buffer | null {
-  if (frame.length < 4) return null;
-  const event = decodeWatchEvent(frame.subarray(4));
-  const object = redactSecretsProtobuf(event.object);
+export function redactProtobufFrame(frame: Buffer): Buffer | null {
+  if (frame.length < 4) throw new Unredactable('protobuf watch frame shorter than its length prefix');
+  let event;
+  try {
+    event = decodeWatchEvent(frame.subarray(4));
+  } catch (err) {
+    throw new Unredactable(`protobuf watch event: ${(err as Error).message}`);
+  }
+  const object = redactProtobuf(event.object);
   return object ? lengthPrefix(encodeWatchEvent(event.type, object)) : null;
+}
+
+/** A message whose field 1 is the token. */
+function redactTokenField(msg: Buffer): Buffer | null {
+  return rewriteFields(msg, (f) => (f.no === 1 && f.wire === WIRE_BYTES ? Buffer.from(REDACTED) : null));
 }
 
 function redactSecretMessage(secret: Buffer): Buffer | null {

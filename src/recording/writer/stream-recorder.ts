@@ -6,7 +6,7 @@ import { isProtobuf, isWatchStream } from '../../wire/media-types';
 import { scanProtobufWatchEvent } from '../../wire/protobuf-watch-scan';
 import { RV, spanString, watchEventSpans } from '../../wire/watch-event-spans';
 import { framerFor, pushFrames, type WatchFramer } from '../../wire/watch-framer';
-import { redactSecretsJson, redactSecretsProtobufFrame } from './redact-secrets';
+import { redactJson, redactProtobufFrame, Unredactable } from './redact-secrets';
 import type { ExchangeContext } from './exchange-context';
 import { PackedWatchEvents } from './packed-watch-events';
 import type { RecordingStatements } from './recording-statements';
@@ -22,7 +22,9 @@ const MAX_GZIP_STREAM_BYTES = 64 << 20;
  * that frame instead of copying it. Any other stream (follow=true logs, a gzip-encoded watch) is
  * kept as the chunks that arrived.
  * Invariant: the frames' bytes, concatenated in seq order, are the body as received (Secret
- * values aside, when redacted).
+ * values aside, when redacted). A stream whose credentials are redacted keeps only what could be
+ * parsed and redacted: a bad event, the incomplete tail of a cut stream, or chunks that are not
+ * whole events are left out, and `decode_error` says how many bytes and why.
  */
 export class StreamRecorder {
   private seq = 0;
@@ -47,6 +49,9 @@ export class StreamRecorder {
   private dirty = false;
   private firstError: string | null = null;
   private errorCount = 0;
+  /** Bytes of a redacted stream not stored because they could not be redacted. */
+  private withheld = 0;
+  private withheldWhy: string | null = null;
   /** The observations of the frame being written. */
   private readonly packed = new PackedWatchEvents();
   /** Where the parts of the event being packed are (scanJsonWatchEvent, scanProtobufWatchEvent). */
@@ -70,7 +75,8 @@ export class StreamRecorder {
   push(data: Buffer, at: number): void {
     this.lastAt = at;
     if (!this.framer) {
-      this.stmts.frame(this.ctx.head.id, this.seq++, at, data);
+      if (this.ctx.redact) this.withhold(data.length, this.gzipParts ? 'gzip-encoded stream' : 'not whole watch events');
+      else this.stmts.frame(this.ctx.head.id, this.seq++, at, data);
       if (this.gzipParts) this.keepCompressed(data);
       return;
     }
@@ -82,7 +88,10 @@ export class StreamRecorder {
       this.framer = null;
     }
     if (frames.length > 0) this.arrival(frames, at);
-    if (broken && broken.rest.length > 0) this.stmts.frame(this.ctx.head.id, this.seq++, at, broken.rest);
+    if (broken && broken.rest.length > 0) {
+      if (this.ctx.redact) this.withhold(broken.rest.length, 'not whole watch events');
+      else this.stmts.frame(this.ctx.head.id, this.seq++, at, broken.rest);
+    }
   }
 
   /**
@@ -93,12 +102,14 @@ export class StreamRecorder {
   end(outcome: Outcome): void {
     if (this.framer) {
       const rest = this.framer.rest();
-      if (rest.length) {
+      if (rest.length && this.ctx.redact) this.withhold(rest.length, 'the stream ended inside an event');
+      else if (rest.length) {
         this.stmts.frame(this.ctx.head.id, this.seq++, this.lastAt, rest);
         if (outcome === 'complete') this.noteError(`stream ended inside a frame (${rest.length} bytes)`);
       }
     }
     if (this.gzipParts) this.indexGzipped(outcome);
+    if (this.withheld > 0) this.noteError(`${this.withheld} bytes not stored: they cannot be parsed to redact them (${this.withheldWhy})`);
     if (!this.watch) return;
     this.ended ??= outcome;
     this.dirty = true;
@@ -117,8 +128,11 @@ export class StreamRecorder {
    * one `watch_observations` row (an event whose object is not a slice of the frame gets a row of its own).
    */
   private arrival(frames: Buffer[], at: number): void {
+    if (this.ctx.redact) {
+      frames = frames.map((frame) => this.redactFrame(frame)).filter((frame): frame is Buffer => frame !== null);
+      if (frames.length === 0) return;
+    }
     const seq = this.seq++;
-    if (this.ctx.redact) frames = frames.map((frame) => this.redactFrame(frame));
     let offset = 0;
     for (const frame of frames) {
       if (this.protobuf ? scanProtobufWatchEvent(frame, this.spans) : scanJsonWatchEvent(frame, this.spans)) this.scanned(frame, offset);
@@ -203,12 +217,21 @@ export class StreamRecorder {
     this.lastRv = rv;
   }
 
-  private redactFrame(frame: Buffer): Buffer {
+  /** A whole event with its credentials redacted; null (withheld) when it cannot be parsed. */
+  private redactFrame(frame: Buffer): Buffer | null {
     try {
-      return (this.protobuf ? redactSecretsProtobufFrame(frame) : redactSecretsJson(frame)) ?? frame;
-    } catch {
-      return frame;
+      return (this.protobuf ? redactProtobufFrame(frame) : redactJson(frame, this.ctx.redact ?? 'secret')) ?? frame;
+    } catch (err) {
+      if (!(err instanceof Unredactable)) throw err;
+      this.framed++;
+      this.withhold(frame.length, `watch event: ${err.message}`);
+      return null;
     }
+  }
+
+  private withhold(bytes: number, why: string): void {
+    this.withheld += bytes;
+    this.withheldWhy ??= why;
   }
 
   private keepCompressed(data: Buffer): void {
@@ -232,7 +255,10 @@ export class StreamRecorder {
     }
     const { frames, broken } = pushFrames(framerFor(this.ctx.responseContentType), plain);
     if (broken) this.noteError(`watch framing: ${broken.reason}`);
-    frames.forEach((frame, i) => this.event(this.ctx.redact ? this.redactFrame(frame) : frame, this.lastAt, i, false));
+    frames.forEach((frame, i) => {
+      const stored = this.ctx.redact ? this.redactFrame(frame) : frame;
+      if (stored) this.event(stored, this.lastAt, i, false);
+    });
   }
 
   /** Why part of the stream could not be decoded (the first reason, and how many more), or null. */

@@ -13,8 +13,14 @@ export interface WriterInit {
  * A transaction is committed this long after its first write, or as soon as it holds COMMIT_ROWS
  * rows (a watch writes about two rows per frame of tens of events, so time is what commits it).
  */
-export const COMMIT_MS = 50;
+export const COMMIT_MS = commitMs(process.env.KUBETAPE_COMMIT_MS, 50);
 const COMMIT_ROWS = 20000;
+/** The commit interval: KUBETAPE_COMMIT_MS when it is a number from 1 to 10000 (bench/crash-window.js varies it), else `fallback`. */
+function commitMs(env: string | undefined, fallback: number): number {
+  const ms = Number(env);
+  return env && Number.isFinite(ms) && ms >= 1 && ms <= 10_000 ? ms : fallback;
+}
+
 /** The writer checkpoints by itself only when the WAL holds this many pages (64 MiB at 16 KiB). */
 const BACKSTOP_CHECKPOINT_PAGES = 4096;
 /** How long closing waits for the checkpointer to let go of the file. */

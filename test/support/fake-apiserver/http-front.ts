@@ -33,6 +33,9 @@ export interface RecordedRequest {
   at: number;
 }
 
+/** A test's own answer to a request (a cut body, a TokenRequest): true when it took the request. */
+export type Intercept = (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
+
 export interface FrontOptions {
   store: FakeStore;
   writer: ObjectWriter;
@@ -42,6 +45,7 @@ export interface FrontOptions {
   /** TLS: the CA that signs the serving (and accepted client) certificates. */
   pki?: TestCA;
   clientCA: boolean;
+  intercepts: Intercept[];
 }
 
 export class HttpFront {
@@ -89,6 +93,7 @@ export class HttpFront {
     const url = new URL(req.url ?? '/', 'http://fake');
     const ctx: Ctx = { req, res, url, query: url.searchParams, pretty: wantsPretty(req, url.searchParams), store: this.o.store, settings: this.o.settings };
     let protobufErrors = false;
+    if (this.o.intercepts.some((intercept) => intercept(req, res))) return;
     try {
       if (['/healthz', '/livez', '/readyz'].includes(url.pathname)) return sendText(req, res, 200, 'ok');
       if (url.pathname !== '/version' && !this.authenticated(req)) throw unauthorized();

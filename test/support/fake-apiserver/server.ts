@@ -6,13 +6,13 @@ import { join } from 'node:path';
 import { FakeStore } from './store';
 import { ObjectWriter } from './writes';
 import { resourceByName, type ResourceDef } from './resources';
-import { HttpFront, type RecordedRequest } from './http-front';
+import { HttpFront, type Intercept, type RecordedRequest } from './http-front';
 import { TestCA, type Pem } from './certs';
 import { writeFakeKubeconfig, type KubeconfigOptions } from './kubeconfig';
 import type { FirehoseConfig, Settings } from './context';
 import type { KObject } from './objects';
 
-export type { RecordedRequest };
+export type { Intercept, RecordedRequest };
 
 export interface FakeApiserverOptions {
   /** Port on 127.0.0.1; 0 (default) picks a free one. */
@@ -53,6 +53,7 @@ export class FakeApiserver {
   private readonly tokens: string[];
   private readonly pki?: TestCA;
   private readonly front: HttpFront;
+  private readonly intercepts: Intercept[] = [];
   private readonly dir = mkdtempSync(join(tmpdir(), 'fake-apiserver-'));
 
   constructor(private readonly options: FakeApiserverOptions = {}) {
@@ -75,7 +76,7 @@ export class FakeApiserver {
     }
     this.front = new HttpFront({
       store: this.store, writer: this.writer, settings: this.settings, requests: this.requests, tokens: this.tokens,
-      pki: this.pki, clientCA: !!options.clientCA,
+      pki: this.pki, clientCA: !!options.clientCA, intercepts: this.intercepts,
     });
   }
 
@@ -204,6 +205,11 @@ export class FakeApiserver {
     const open = [...this.settings.watches];
     for (const stop of open) stop();
     return open.length;
+  }
+
+  /** Lets a test answer requests itself (logged, before authentication): a cut body, a subresource the fake lacks. */
+  intercept(handler: Intercept): void {
+    this.intercepts.push(handler);
   }
 
   /** Sets how long get/list wait for a future resourceVersion before the 504 (real apiserver: 3000). */
