@@ -19,6 +19,7 @@ interface ServeArgs {
   'log-level': (typeof LOG_LEVELS)[number];
   faults?: string;
   seed?: number;
+  crds?: string[];
 }
 
 /** `kubetape serve`: an API server whose store is rebuilt from a recording (without one: an empty v1.26 cluster). */
@@ -38,7 +39,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('bookmark-interval', { type: 'string', default: '60s', describe: 'interval between watch bookmarks' })
       .option('log-level', { choices: LOG_LEVELS, default: 'info' as const, describe: 'log level (JSON lines on stderr)' })
       .option('faults', { type: 'string', describe: 'fault rules file (YAML or JSON); also managed at /_kubetape/faults' })
-      .option('seed', { type: 'number', describe: 'seed for generated names and uids (the same seed gives the same names)' }),
+      .option('seed', { type: 'number', describe: 'seed for generated names and uids (the same seed gives the same names)' })
+      .option('crds', { type: 'string', array: true, describe: 'CustomResourceDefinition file or folder (YAML/JSON, multi-document) to install at start; repeatable' }),
   handler: async (args) => {
     if (args.seed !== undefined && !Number.isSafeInteger(args.seed)) throw new UsageError(`--seed must be an integer, got ${args.seed}`);
     const keep = args['keep-revisions'];
@@ -55,6 +57,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       logger: createLogger({ level: args['log-level'] }),
       faults: args.faults,
       seed: args.seed,
+      crds: args.crds,
     });
     await runUntilSignal(server, 'kubetape serve listening on');
   },

@@ -18,7 +18,7 @@ import { handleGet, handleList } from './resource-handlers';
 import type { ServedResources } from './served-resources';
 import { handleWatch } from './watch-handler';
 import { sendStatusBody } from './response-body';
-import { handleWrite, type WriteDeps } from './writes';
+import { handleCustomScale, handleWrite, type WriteDeps } from './writes';
 
 export interface DispatchDeps {
   store: Store<StoredObject>;
@@ -53,10 +53,16 @@ async function dispatch(deps: DispatchDeps, req: IncomingMessage, res: ServerRes
     throw resourceNotFound();
   }
   const resource = deps.resources.find(info.apiGroup, info.apiVersion, info.resource);
-  if (!resource) throw resourceNotFound();
+  if (!resource) {
+    // A group/version no API serves falls through to the apiserver's NotFound handler (a CRD's resource once the CRD is gone).
+    if (info.apiGroup && !deps.discovery.servesGroupVersion(info.apiGroup, info.apiVersion)) return sendPageNotFound(res);
+    throw resourceNotFound();
+  }
   // A namespaced resource is not served outside a namespace by name, a cluster-scoped one not inside one.
   if ((resource.namespaced && info.name && !info.namespace) || (!resource.namespaced && info.namespace)) throw resourceNotFound();
-  if (!OBJECT_SUBRESOURCES.has(info.subresource)) throw resourceNotFound();
+  const customScale = info.subresource === 'scale' && resource.custom?.scale !== undefined;
+  if (!OBJECT_SUBRESOURCES.has(info.subresource) && !customScale) throw resourceNotFound();
+  if (info.subresource === 'status' && resource.custom && !resource.custom.status) throw resourceNotFound();
   const ctx: ResourceRequest = {
     req,
     res,
@@ -73,6 +79,7 @@ async function dispatch(deps: DispatchDeps, req: IncomingMessage, res: ServerRes
     }),
     watchGuard: (contentType) => deps.hooks.watchGuard?.({ req, res, info }, contentType),
   };
+  if (customScale) return handleCustomScale(ctx, deps.writes);
   switch (info.verb) {
     case 'get':
       return handleGet(ctx);
@@ -83,6 +90,11 @@ async function dispatch(deps: DispatchDeps, req: IncomingMessage, res: ServerRes
     default:
       return handleWrite(ctx, deps.writes);
   }
+}
+
+function sendPageNotFound(res: ServerResponse): void {
+  res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+  res.end('404 page not found\n');
 }
 
 function fail(deps: DispatchDeps, req: IncomingMessage, res: ServerResponse, err: unknown): void {

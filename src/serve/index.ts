@@ -30,6 +30,9 @@ import { ALWAYS_SERVED, ServedResources } from './served-resources';
 import { sendStatusBody } from './response-body';
 import { builtinPatchers } from './writes';
 import { mulberry32 } from '../faults/random';
+import { CrdController } from './crds/crd-controller';
+import { installCrds, type CrdInstallDeps } from './crds/crd-installer';
+import { CustomResources } from './crds/custom-resources';
 import { randomInt } from 'node:crypto';
 
 export { CLOCK_MODES } from './options';
@@ -49,6 +52,11 @@ export interface ServeServer {
   /** Compacts at `resourceVersion` (default: the head); returns the revision compacted to. */
   compact(resourceVersion?: string | number): string;
   status(): ServeStatus;
+  /**
+   * Installs the CustomResourceDefinitions in these files or folders (YAML/JSON, multi-document)
+   * as `--crds` does at start; resolves with their names once every one is Established.
+   */
+  crds(paths: string | readonly string[]): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -65,6 +73,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
   const store = new Store<StoredObject>({ clock: options.storeClock ?? systemClock, watchCacheSize: options.watchCacheSize });
   let clock!: ClockDriver;
   let status!: () => ServeStatus;
+  let crdDeps!: CrdInstallDeps;
   const compact = (rev?: number) => clock.compact(rev);
   const server = await startModeServer({
     listen: options.listen,
@@ -126,6 +135,16 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
           resources: perResource,
         };
       };
+      const random = mulberry32(options.seed ?? randomInt(2 ** 32));
+      const now = () => store.clock.now();
+      const custom = new CustomResources(store, resources);
+      const controller = new CrdController(store, custom, now, log.child({ component: 'crds' }));
+      discovery.setCustomResources(() => custom.discoveryEntries());
+      crdDeps = { store, resources, controller, random, now };
+      if (options.crds?.length) {
+        const names = await installCrds(options.crds, crdDeps);
+        log.info({ crds: names }, 'custom resource definitions installed');
+      }
       mountServeAdmin(admin, { status, advance: (r) => clock.advance(r), compact });
       const hooks = serveFaultHooks(
         faults,
@@ -146,8 +165,8 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
           writes: {
             store,
             resources,
-            random: mulberry32(options.seed ?? randomInt(2 ** 32)),
-            now: () => store.clock.now(),
+            random,
+            now,
             patchers: options.patchers ?? builtinPatchers(),
           },
         }),
@@ -169,6 +188,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
     advance: (request) => clock.advance(request),
     compact: (rev) => String(compact(rev === undefined ? undefined : Number(rev))),
     status: () => status(),
+    crds: (paths) => installCrds(typeof paths === 'string' ? [paths] : paths, crdDeps),
     close: server.close,
   };
 }

@@ -11,6 +11,7 @@ export type { WriteDeps } from './write-deps';
 export { defaultPatchers, type Patcher, type Patchers, type PatchInput } from './patchers';
 export { builtinPatchers } from './builtin-patchers';
 export { WrittenObject } from './written-object';
+export { handleCustomScale } from './custom-resource-scale';
 
 export const WRITE_VERBS = ['create', 'update', 'patch', 'delete', 'deletecollection'] as const;
 

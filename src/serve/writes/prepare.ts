@@ -14,6 +14,7 @@ import { internalError } from '../../k8s/status';
 import { invalidObject, storageError, writeConflict, OBJECT_MODIFIED } from '../../k8s/write-status';
 import type { ServedResource } from '../served-resources';
 import type { ResourceRules } from './resource-rules';
+import { prepareCustomResource } from './custom-resource-rules';
 import { timestamp } from './write-deps';
 
 type Obj = Record<string, any>;
@@ -52,6 +53,7 @@ export function prepareCreate(obj: Obj, target: WriteTarget, actor: Actor): Obj 
   const errs = [
     ...validateObjectMeta(meta, resource.namespaced, nameValidatorFor(resource.info.group, resource.info.resource)),
     ...validateConfigData(resource.codec.type.kind, obj),
+    ...(resource.custom ? prepareCustomResource(resource.custom, obj, true) : []),
   ];
   if (errs.length > 0) throw invalid(target, meta.name ?? '', errs);
   if (meta.resourceVersion) throw storageError('resourceVersion should not be set on objects to be created');
@@ -140,7 +142,12 @@ export function prepareUpdate(old: Obj, next: Obj, target: WriteTarget, actor: A
   delete meta.selfLink;
   const kind = resource.codec.type.kind;
   if (rules.builtin && mode.subresource === '') applyDefaults(kind, result, old);
-  const errs = [...validateObjectMetaUpdate(meta, oldMeta), ...validateConfigData(kind, result), ...validateConfigUpdate(kind, result, old)];
+  const errs = [
+    ...validateObjectMetaUpdate(meta, oldMeta),
+    ...validateConfigData(kind, result),
+    ...validateConfigUpdate(kind, result, old),
+    ...(resource.custom ? prepareCustomResource(resource.custom, result, false) : []),
+  ];
   if (errs.length > 0) throw invalid(target, name, errs);
   const generation = nextGeneration(old, result, rules);
   if (generation === undefined) delete meta.generation;
