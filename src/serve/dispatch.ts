@@ -54,7 +54,7 @@ async function dispatch(deps: DispatchDeps, req: IncomingMessage, res: ServerRes
   }
   const resource = deps.resources.find(info.apiGroup, info.apiVersion, info.resource);
   if (!resource) {
-    // A group/version no API serves falls through to the apiserver's NotFound handler (a CRD's resource once the CRD is gone).
+    // Outside the built-in and recorded APIs the apiextensions handler answers: a resource no CRD serves gets the plain NotFound page.
     if (info.apiGroup && !deps.discovery.servesGroupVersion(info.apiGroup, info.apiVersion)) return sendPageNotFound(res);
     throw resourceNotFound();
   }

@@ -96,10 +96,12 @@ export class Discovery {
     return entries.length === 0 ? [] : customGroupModel(entries).filter((g) => !this.model.some((m) => m.name === g.name));
   }
 
-  /** Whether any API (built-in, recorded or a CRD's) serves the group/version. */
+  /**
+   * Whether a built-in or recorded API serves the group/version; requests for other groups reach
+   * the apiextensions handler, which answers what no CRD serves with the plain NotFound page.
+   */
   servesGroupVersion(group: string, version: string): boolean {
-    const has = (model: readonly GroupModel[]) => model.some((g) => g.name === group && g.versions.some((v) => v.version === version));
-    return has(this.model) || has(this.customModel()) || this.recorded.legacy.has(`/apis/${group}/${version}`);
+    return this.model.some((g) => g.name === group && g.versions.some((v) => v.version === version)) || this.recorded.legacy.has(`/apis/${group}/${version}`);
   }
 
   /** Every resource discovery lists. */

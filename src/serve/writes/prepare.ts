@@ -69,7 +69,8 @@ export function prepareCreate(obj: Obj, target: WriteTarget, actor: Actor): Obj 
     manager: actor.manager,
     apiVersion: resource.codec.type.apiVersion,
     time: timestamp(actor.now),
-    before: ZERO_OBJECT,
+    // A custom resource's zero object has no spec or status: they are added, as maps, by the creator.
+    before: resource.custom ? { metadata: {} } : ZERO_OBJECT,
     after: trackedPart(obj, scope),
     whole: trackedPart(obj, 'all'),
   });
@@ -178,10 +179,17 @@ function nextGeneration(old: Obj, result: Obj, rules: ResourceRules): number | u
   const oldGen = old.metadata?.generation as number | undefined;
   if (!rules.tracksGeneration) return oldGen;
   const base = oldGen ?? 1;
-  const body = (o: Obj) => JSON.stringify(Object.entries(o).filter(([k]) => k !== 'metadata' && k !== 'status' && k !== 'kind' && k !== 'apiVersion').sort(([a], [b]) => (a < b ? -1 : 1)));
+  const body = (o: Obj) => canonicalJson(Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'metadata' && k !== 'status' && k !== 'kind' && k !== 'apiVersion')));
   const annotations = (o: Obj) => JSON.stringify(Object.entries(o.metadata?.annotations ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)));
   const changed = body(old) !== body(result) || (rules.generationWithAnnotations && annotations(old) !== annotations(result));
   return changed ? base + 1 : base;
+}
+
+/** JSON with every map's keys sorted: equal for equal content whatever the key order. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (!value || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Obj)[k])}`).join(',')}}`;
 }
 
 function setManagedFields(meta: Obj, entries: ManagedFieldsEntry[]): void {
