@@ -20,6 +20,7 @@ interface ServeArgs {
   faults?: string;
   seed?: number;
   controllers?: string[];
+  crds?: string[];
 }
 
 /** `kubetape serve`: an API server whose store is rebuilt from a recording (without one: an empty v1.26 cluster). */
@@ -46,7 +47,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         choices: [...CONTROLLER_NAMES, NO_CONTROLLERS],
         coerce: (values: string[]) => values.flatMap((v) => String(v).split(',')).filter((v) => v !== ''),
         describe: `in-process controllers to run, comma-separated: ${CONTROLLER_NAMES.join(', ')} (default: all), or ${NO_CONTROLLERS}`,
-      }),
+      })
+      .option('crds', { type: 'string', array: true, describe: 'CustomResourceDefinition file or folder (YAML/JSON, multi-document) to install at start; repeatable' }),
   handler: async (args) => {
     if (args.seed !== undefined && !Number.isSafeInteger(args.seed)) throw new UsageError(`--seed must be an integer, got ${args.seed}`);
     const keep = args['keep-revisions'];
@@ -64,6 +66,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       faults: args.faults,
       seed: args.seed,
       controllers: args.controllers,
+      crds: args.crds,
     });
     await runUntilSignal(server, 'kubetape serve listening on');
   },

@@ -7,6 +7,7 @@ import type { StatusCause } from './status';
 
 export const FIELD_ERROR_TYPES = {
   Invalid: { reason: 'FieldValueInvalid', text: 'Invalid value', showValue: true },
+  TypeInvalid: { reason: 'FieldValueTypeInvalid', text: 'Invalid value', showValue: true },
   Required: { reason: 'FieldValueRequired', text: 'Required value', showValue: false },
   Forbidden: { reason: 'FieldValueForbidden', text: 'Forbidden', showValue: false },
   TooLong: { reason: 'FieldValueTooLong', text: 'Too long', showValue: false },

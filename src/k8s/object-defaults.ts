@@ -11,6 +11,7 @@
  *
  * Pure: allocation reads the addresses in use and the injected random source.
  */
+import { defaultCrd, initialCrdStatus } from './crd-object';
 import { OBJECT_META_ORDER } from './object-order';
 import { admitPod, defaultPodSpec, qosClass } from './pod-defaults';
 import { allocateService, keepAllocated, serviceAddresses, type ServiceAllocations } from './service-allocation';
@@ -28,6 +29,9 @@ export function applyDefaults(kind: string, obj: Obj, old?: Obj): void {
   const spec = isObj(obj.spec) ? obj.spec : undefined;
   const template = (s: Obj | undefined) => (isObj(s?.template?.spec) ? (s!.template.spec as Obj) : undefined);
   switch (kind) {
+    case 'CustomResourceDefinition':
+      defaultCrd(obj);
+      return;
     case 'Pod':
       if (spec) defaultPodSpec(spec, true);
       return;
@@ -203,6 +207,8 @@ function initialStatus(kind: string, obj: Obj): Obj | undefined {
     case 'Job':
     case 'CronJob':
       return {};
+    case 'CustomResourceDefinition':
+      return initialCrdStatus(obj);
     default:
       return undefined;
   }

@@ -5,6 +5,8 @@
  * order after metadata, with spec before status. Pure.
  */
 
+import { orderCrdBody } from './crd-object';
+
 type Obj = Record<string, any>;
 
 export const OBJECT_META_ORDER = [
@@ -40,6 +42,7 @@ export function orderObject(obj: Obj): Obj {
   const rest = Object.keys(obj).filter((k) => k !== 'kind' && k !== 'apiVersion' && k !== 'metadata');
   const ordered = [...known.filter((k) => rest.includes(k)), ...rest.filter((k) => !known.includes(k) && k !== 'status'), ...(rest.includes('status') && !known.includes('status') ? ['status'] : [])];
   for (const k of ordered) out[k] = maps.has(k) ? sortedMap(obj[k]) : obj[k];
+  if (kind === 'CustomResourceDefinition') orderCrdBody(out);
   return out;
 }
 

@@ -18,3 +18,6 @@ export {
 } from './schema-node';
 export { strategicMergePatch, StrategicMergePatchError } from './strategic-merge-patch';
 export { pruneUnknownFields } from './unknown-fields';
+export { crdDefinitionName, crdSchema, structuralNode } from './crd-schema';
+export { applyStructuralDefaults } from './structural-defaults';
+export { customResourceValidator, type CustomResourceValidator } from './crd-validation';

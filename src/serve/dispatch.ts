@@ -18,7 +18,7 @@ import { handleGet, handleList } from './resource-handlers';
 import type { ServedResources } from './served-resources';
 import { handleWatch } from './watch-handler';
 import { sendStatusBody } from './response-body';
-import { handleScale, handleWrite, hasScale, hasStatusSubresource, type WriteDeps } from './writes';
+import { handleCustomScale, handleScale, handleWrite, hasScale, hasStatusSubresource, type WriteDeps } from './writes';
 
 export interface DispatchDeps {
   store: Store<StoredObject>;
@@ -53,12 +53,17 @@ async function dispatch(deps: DispatchDeps, req: IncomingMessage, res: ServerRes
     throw resourceNotFound();
   }
   const resource = deps.resources.find(info.apiGroup, info.apiVersion, info.resource);
-  if (!resource) throw resourceNotFound();
+  if (!resource) {
+    // Outside the built-in and recorded APIs the apiextensions handler answers: a resource no CRD serves gets the plain NotFound page.
+    if (info.apiGroup && !deps.discovery.servesGroupVersion(info.apiGroup, info.apiVersion)) return sendPageNotFound(res);
+    throw resourceNotFound();
+  }
   // A namespaced resource is not served outside a namespace by name, a cluster-scoped one not inside one.
   if ((resource.namespaced && info.name && !info.namespace) || (!resource.namespaced && info.namespace)) throw resourceNotFound();
   const scale = info.subresource === 'scale' && hasScale(resource);
-  if ((!OBJECT_SUBRESOURCES.has(info.subresource) && !scale) || (info.subresource === 'finalize' && info.verb !== 'update')) throw resourceNotFound();
-  if (info.subresource === 'status' && !hasStatusSubresource(info.apiGroup, info.resource, !resource.info.unstructured)) throw resourceNotFound();
+  const customScale = info.subresource === 'scale' && resource.custom?.scale !== undefined;
+  if ((!OBJECT_SUBRESOURCES.has(info.subresource) && !scale && !customScale) || (info.subresource === 'finalize' && info.verb !== 'update')) throw resourceNotFound();
+  if (info.subresource === 'status' && (resource.custom ? !resource.custom.status : !hasStatusSubresource(info.apiGroup, info.resource, !resource.info.unstructured))) throw resourceNotFound();
   const ctx: ResourceRequest = {
     req,
     res,
@@ -75,6 +80,7 @@ async function dispatch(deps: DispatchDeps, req: IncomingMessage, res: ServerRes
     }),
     watchGuard: (contentType) => deps.hooks.watchGuard?.({ req, res, info }, contentType),
   };
+  if (customScale) return handleCustomScale(ctx, deps.writes);
   if (scale) return handleScale(ctx, deps.writes);
   switch (info.verb) {
     case 'get':
@@ -86,6 +92,11 @@ async function dispatch(deps: DispatchDeps, req: IncomingMessage, res: ServerRes
     default:
       return handleWrite(ctx, deps.writes);
   }
+}
+
+function sendPageNotFound(res: ServerResponse): void {
+  res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+  res.end('404 page not found\n');
 }
 
 function fail(deps: DispatchDeps, req: IncomingMessage, res: ServerResponse, err: unknown): void {

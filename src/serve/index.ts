@@ -33,6 +33,9 @@ import { sendStatusBody } from './response-body';
 import { builtinPatchers, type WriteDeps } from './writes';
 import { parseControllers, startControllers, type RunningControllers } from './controllers';
 import { mulberry32 } from '../faults/random';
+import { CrdController } from './crds/crd-controller';
+import { installCrds, type CrdInstallDeps } from './crds/crd-installer';
+import { CustomResources } from './crds/custom-resources';
 import { randomInt } from 'node:crypto';
 
 export { CLOCK_MODES } from './options';
@@ -60,6 +63,11 @@ export interface ServeServer {
    * parsed JSON, all namespaces or one; for a test's assertions.
    */
   objects(resource: string, namespace?: string): Array<Record<string, any>>;
+  /**
+   * Installs the CustomResourceDefinitions in these files or folders (YAML/JSON, multi-document)
+   * as `--crds` does at start; resolves with their names once every one is Established.
+   */
+  crds(paths: string | readonly string[]): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -79,6 +87,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
   let status!: () => ServeStatus;
   let controllers: RunningControllers | undefined;
   let objects!: ServeServer['objects'];
+  let crdDeps!: CrdInstallDeps;
   const compact = (rev?: number) => clock.compact(rev);
   const server = await startModeServer({
     listen: options.listen,
@@ -141,6 +150,16 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
         };
       };
       objects = (resource, namespace) => storedObjects(resources, store, resource, namespace);
+      const random = mulberry32(options.seed ?? randomInt(2 ** 32));
+      const now = () => store.clock.now();
+      const custom = new CustomResources(store, resources);
+      const controller = new CrdController(store, custom, now, log.child({ component: 'crds' }));
+      discovery.setCustomResources(() => custom.discoveryEntries());
+      crdDeps = { store, resources, controller, random, now };
+      if (options.crds?.length) {
+        const names = await installCrds(options.crds, crdDeps);
+        log.info({ crds: names }, 'custom resource definitions installed');
+      }
       mountServeAdmin(admin, { status, advance: (r) => clock.advance(r), compact });
       const hooks = serveFaultHooks(
         faults,
@@ -150,8 +169,8 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
       const writes: WriteDeps = {
         store,
         resources,
-        random: mulberry32(options.seed ?? randomInt(2 ** 32)),
-        now: () => store.clock.now(),
+        random,
+        now,
         patchers: options.patchers ?? builtinPatchers(),
       };
       controllers = await startControllers(controllerNames, { store, writes, log, emptyCluster: empty });
@@ -190,6 +209,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
     status: () => status(),
     controllersIdle: () => controllers?.idle() ?? Promise.resolve(),
     objects: (resource, namespace) => objects(resource, namespace),
+    crds: (paths) => installCrds(typeof paths === 'string' ? [paths] : paths, crdDeps),
     close: server.close,
   };
 }

@@ -33,6 +33,8 @@ export interface ServeOptions extends ServerOptions {
   storeClock?: Clock;
   /** Extension points for fault injection. */
   hooks?: ServeHooks;
+  /** CustomResourceDefinition files or folders (YAML/JSON) installed at start, like envtest's CRDDirectoryPaths. */
+  crds?: readonly string[];
   /** Seed of the generator of uids and generated names (default: random): the same seed and requests give the same names. */
   seed?: number;
   /** Patch appliers by Content-Type (default: merge and JSON patch); strategic merge and apply plug in here. */

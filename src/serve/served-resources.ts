@@ -3,6 +3,7 @@ import type { Reconstruction, SeenResource, StoredObject } from '../reconstruct'
 import type { ResourceStore } from '../store/resource-store';
 import type { Store } from '../store/store';
 import { BUILTIN_RESOURCES, type KnownResource } from './discovery';
+import type { CustomResourceType } from './crds/custom-resource-type';
 import { ResourceCodec, guessKind } from './resource-codec';
 
 /** A resource serve answers for: what the recording says of it, its codec and its history. */
@@ -11,6 +12,8 @@ export interface ServedResource {
   codec: ResourceCodec;
   namespaced: boolean;
   store: ResourceStore<StoredObject>;
+  /** A custom resource installed from a CustomResourceDefinition: its schema and subresources. */
+  custom?: CustomResourceType;
 }
 
 const BUILTIN = new Map(BUILTIN_RESOURCES.map((r) => [`${r.group}/${r.version}/${r.resource}`, r]));
@@ -48,6 +51,16 @@ export class ServedResources {
       info.namespaced = k.namespaced;
       this.byId.set(id, { info, codec: new ResourceCodec(info), namespaced: k.namespaced, store: store.resource(id, floor) });
     }
+  }
+
+  /** Serves a resource from now on (a custom resource once its CRD is established). */
+  add(resource: ServedResource): void {
+    this.byId.set(`${resource.info.group}/${resource.info.version}/${resource.info.resource}`, resource);
+  }
+
+  /** Stops serving a resource (its CRD is gone). */
+  remove(group: string, version: string, resource: string): void {
+    this.byId.delete(`${group}/${version}/${resource}`);
   }
 
   find(group: string, version: string, resource: string): ServedResource | undefined {

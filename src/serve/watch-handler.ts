@@ -56,6 +56,7 @@ export async function handleWatch(ctx: ResourceRequest): Promise<void> {
   let first = true;
   /** Subscribed once the initial state is out; the stream may close before that (a fault, a client gone). */
   let watcher: Watcher<StoredObject> | undefined;
+  let stopOnRemoval: (() => void) | undefined;
   /** `cached`: a change fanned out to many watchers is encoded once; the initial state is not kept. */
   const send = (type: string, object: Revision<StoredObject>, change: Revision<StoredObject>, cached = true) => {
     if (!encoder.supports([object.value])) return; // an object this representation cannot carry
@@ -80,8 +81,11 @@ export async function handleWatch(ctx: ResourceRequest): Promise<void> {
     bookmark: () => (ctx.read().store.head > start || plan.initial === 'synthetic' ? encoder.bookmark(String(ctx.read().store.head), false) : undefined),
     onClose: () => {
       if (watcher) store.unwatch(watcher);
+      stopOnRemoval?.();
     },
   });
+  // A custom resource's watches end when its CRD is deleted.
+  stopOnRemoval = resource.custom?.onRemoved(() => stream.end());
   for (const r of initial) send('ADDED', r, r, false);
   if (plan.initial === 'watch-list' && options.allowWatchBookmarks) stream.write(encoder.bookmark(String(start), true), String(start));
   if (stream.ended) return;

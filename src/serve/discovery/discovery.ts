@@ -33,6 +33,7 @@ import {
 import { READ_ONLY_VERBS, resourceKey, withBuiltinFacts, type KnownResource } from './known-resources';
 import { groupVersionPath, openApiHash, openApiV3Document, openApiV3Index } from './openapi-docs';
 import { builtinResources } from './builtin-discovery';
+import { customGroupModel, customResourceList, withCustomAggregated, withCustomGroups, type CustomDiscoveryEntry } from './custom-discovery';
 import { BuiltinOpenApi } from './builtin-openapi';
 import { addToRecorded } from './recorded-additions';
 import { RecordedDiscovery, headerValue, type AggregatedVersion, type RecordedAnswer } from './recorded-discovery';
@@ -61,6 +62,8 @@ export class Discovery {
   private readonly model: GroupModel[];
   private readonly versionInfo: VersionInfo;
   private readonly builtinOpenApi: BuiltinOpenApi | undefined;
+  /** The custom resources installed from CRDs (read on every request: they come and go). */
+  private custom: () => readonly CustomDiscoveryEntry[] = () => [];
 
   /**
    * @param resources what reconstruction saw (group, version, resource, kind, namespaced …)
@@ -81,6 +84,24 @@ export class Discovery {
     }
     this.known = [...this.byKey.values()];
     this.model = buildModel(this.known, this.recorded.groupVersions());
+  }
+
+  /** Where the custom resources installed from CRDs are read from. */
+  setCustomResources(provider: () => readonly CustomDiscoveryEntry[]): void {
+    this.custom = provider;
+  }
+
+  private customModel(): GroupModel[] {
+    const entries = this.custom();
+    return entries.length === 0 ? [] : customGroupModel(entries).filter((g) => !this.model.some((m) => m.name === g.name));
+  }
+
+  /**
+   * Whether a built-in or recorded API serves the group/version; requests for other groups reach
+   * the apiextensions handler, which answers what no CRD serves with the plain NotFound page.
+   */
+  servesGroupVersion(group: string, version: string): boolean {
+    return this.model.some((g) => g.name === group && g.versions.some((v) => v.version === version)) || this.recorded.legacy.has(`/apis/${group}/${version}`);
   }
 
   /** Every resource discovery lists. */
@@ -117,15 +138,17 @@ export class Discovery {
     const aggregated = aggregatedVersionAccepted(req.headers.accept);
     if (aggregated) return this.sendAggregated(req, res, path, aggregated);
     const recorded = this.recorded.legacy.get(path);
-    if (recorded) return this.sendLegacy(req, res, recorded.body);
+    const custom = path === '/apis' ? this.customModel() : [];
+    if (recorded && custom.length === 0) return this.sendLegacy(req, res, recorded.body);
+    if (recorded) return this.sendLegacy(req, res, withCustomGroups(JSON.parse(recorded.body.toString('utf8')) as Obj, custom));
     const local = `${req.socket.localAddress ?? '127.0.0.1'}:${req.socket.localPort ?? 0}`.replace(/^::ffff:/, '');
-    this.sendLegacy(req, res, path === '/api' ? apiVersions(local) : apiGroupList(this.model));
+    this.sendLegacy(req, res, path === '/api' ? apiVersions(local) : withCustomGroups(apiGroupList(this.model), custom));
   }
 
   private sendGroup(req: IncomingMessage, res: ServerResponse, path: string, group: string): void {
     const recorded = this.recorded.legacy.get(path);
     if (recorded) return this.sendLegacy(req, res, recorded.body);
-    const model = this.model.find((g) => g.name === group && group !== '');
+    const model = this.model.find((g) => g.name === group && group !== '') ?? this.customModel().find((g) => g.name === group);
     if (!model) return sendStatusBody(req, res, resourceNotFound());
     this.sendLegacy(req, res, apiGroup(model));
   }
@@ -134,6 +157,9 @@ export class Discovery {
     const recorded = this.recorded.legacy.get(path);
     if (recorded) return this.sendLegacy(req, res, recorded.body);
     const resources = this.model.find((g) => g.name === group)?.versions.find((v) => v.version === version)?.resources;
+    if (!resources && this.customModel().some((g) => g.name === group && g.versions.some((v) => v.version === version))) {
+      return this.sendLegacy(req, res, customResourceList(group, version, this.custom()));
+    }
     if (!resources && !(group === '' && version === 'v1')) return sendStatusBody(req, res, resourceNotFound());
     this.sendLegacy(req, res, apiResourceList(group, version, resources ?? []));
   }
@@ -161,10 +187,12 @@ export class Discovery {
   }
 
   private aggregatedBody(path: '/api' | '/apis', version: AggregatedVersion): { body: Buffer | string; etag: string } {
+    const custom = path === '/apis' ? this.customModel() : [];
     const exact = this.recorded.aggregated.get(`${path} ${version}`);
-    if (exact) return { body: exact.body, etag: headerValue(exact.headers, 'etag') ?? quotedHash(exact.body) };
-    const other = this.recorded.json(this.recorded.aggregated.get(`${path} ${version === 'v2' ? 'v2beta1' : 'v2'}`));
-    const doc = other ? { ...other, apiVersion: `apidiscovery.k8s.io/${version}` } : aggregatedDiscovery(this.model, path, version);
+    if (exact && custom.length === 0) return { body: exact.body, etag: headerValue(exact.headers, 'etag') ?? quotedHash(exact.body) };
+    const other = exact ? undefined : this.recorded.json(this.recorded.aggregated.get(`${path} ${version === 'v2' ? 'v2beta1' : 'v2'}`));
+    let doc = exact ? (JSON.parse(exact.body.toString('utf8')) as Obj) : other ? { ...other, apiVersion: `apidiscovery.k8s.io/${version}` } : aggregatedDiscovery(this.model, path, version);
+    if (custom.length > 0) doc = withCustomAggregated(doc, custom, version);
     const body = encodeJson(doc);
     return { body, etag: quotedHash(body) };
   }

@@ -4,6 +4,7 @@
  * with finalizers, propagation finalizers included; Pods gracefully when scheduled; Namespaces
  * Terminating. Preconditions 409; dry run stores nothing.
  */
+import { markCrdForDeletion } from '../../k8s/crd-object';
 import { parseDeleteOptions, type DeleteOptions } from '../../k8s/write-options';
 import { notFound, resourceNotFound } from '../../k8s/status';
 import { deleteSuccess, forbidden, writeConflict } from '../../k8s/write-status';
@@ -78,6 +79,12 @@ export function deleteObject(ctx: ResourceRequest, deps: WriteDeps, key: string,
     nextMeta.deletionTimestamp = timestamp(now);
     next.status = { ...(next.status ?? {}), phase: 'Terminating' };
     if ((next.spec?.finalizers ?? []).length === 0 && !(nextMeta.finalizers?.length > 0)) return gone(next);
+    return { gone: false, value: store(next) };
+  }
+
+  if (ctx.resource.info.group === 'apiextensions.k8s.io' && ctx.resource.info.resource === 'customresourcedefinitions' && !meta.deletionTimestamp) {
+    // The CRD registry keeps the object until its custom resources are deleted (src/serve/crds/crd-controller.ts).
+    markCrdForDeletion(next, timestamp(now));
     return { gone: false, value: store(next) };
   }
 

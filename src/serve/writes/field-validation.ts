@@ -1,5 +1,5 @@
 /**
- * fieldValidation for the built-in kinds (reference/apiserver-facts-writes.md "fieldValidation"):
+ * fieldValidation for the built-in kinds and custom resources (reference/apiserver-facts-writes.md "fieldValidation"):
  * fields the schema does not declare are pruned from what is stored whatever the directive;
  * `Warn` (and absent) answers with one `Warning: 299 - "unknown field \"…\""` header each,
  * `Strict` refuses the write (400 for a decoded body, 422 for a patch), `Ignore` says nothing.
@@ -15,6 +15,7 @@ import type { ResourceRequest } from '../resource-request';
 type Obj = Record<string, any>;
 
 function unknownFields(ctx: ResourceRequest, obj: Obj): string[] {
+  if (ctx.resource.custom) return pruneUnknownFields(obj, ctx.resource.custom.schema);
   if (ctx.resource.info.unstructured) return [];
   const { apiVersion, kind } = ctx.resource.codec.type;
   const root = builtinSchema().typeOf(apiVersion, kind);

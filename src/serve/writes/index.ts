@@ -14,6 +14,7 @@ export { builtinPatchers } from './builtin-patchers';
 export { objectOf, WrittenObject } from './written-object';
 export { handleScale, hasScale } from './scale';
 export { hasStatusSubresource } from './resource-rules';
+export { handleCustomScale } from './custom-resource-scale';
 
 export const WRITE_VERBS = ['create', 'update', 'patch', 'delete', 'deletecollection'] as const;
 

@@ -14,6 +14,7 @@ import { internalError } from '../../k8s/status';
 import { invalidObject, storageError, writeConflict, OBJECT_MODIFIED } from '../../k8s/write-status';
 import type { ServedResource } from '../served-resources';
 import type { ResourceRules } from './resource-rules';
+import { prepareCustomResource } from './custom-resource-rules';
 import { timestamp } from './write-deps';
 
 type Obj = Record<string, any>;
@@ -52,6 +53,7 @@ export function prepareCreate(obj: Obj, target: WriteTarget, actor: Actor): Obj 
   const errs = [
     ...validateObjectMeta(meta, resource.namespaced, nameValidatorFor(resource.info.group, resource.info.resource)),
     ...validateConfigData(resource.codec.type.kind, obj),
+    ...(resource.custom ? prepareCustomResource(resource.custom, obj, true) : []),
   ];
   if (errs.length > 0) throw invalid(target, meta.name ?? '', errs);
   if (meta.resourceVersion) throw storageError('resourceVersion should not be set on objects to be created');
@@ -67,7 +69,8 @@ export function prepareCreate(obj: Obj, target: WriteTarget, actor: Actor): Obj 
     manager: actor.manager,
     apiVersion: resource.codec.type.apiVersion,
     time: timestamp(actor.now),
-    before: ZERO_OBJECT,
+    // A custom resource's zero object has no spec or status: they are added, as maps, by the creator.
+    before: resource.custom ? { metadata: {} } : ZERO_OBJECT,
     after: trackedPart(obj, scope),
     whole: trackedPart(obj, 'all'),
   });
@@ -140,7 +143,12 @@ export function prepareUpdate(old: Obj, next: Obj, target: WriteTarget, actor: A
   delete meta.selfLink;
   const kind = resource.codec.type.kind;
   if (rules.builtin && mode.subresource === '') applyDefaults(kind, result, old);
-  const errs = [...validateObjectMetaUpdate(meta, oldMeta), ...validateConfigData(kind, result), ...validateConfigUpdate(kind, result, old)];
+  const errs = [
+    ...validateObjectMetaUpdate(meta, oldMeta),
+    ...validateConfigData(kind, result),
+    ...validateConfigUpdate(kind, result, old),
+    ...(resource.custom ? prepareCustomResource(resource.custom, result, false) : []),
+  ];
   if (errs.length > 0) throw invalid(target, name, errs);
   const generation = nextGeneration(old, result, rules);
   if (generation === undefined) delete meta.generation;
@@ -171,10 +179,17 @@ function nextGeneration(old: Obj, result: Obj, rules: ResourceRules): number | u
   const oldGen = old.metadata?.generation as number | undefined;
   if (!rules.tracksGeneration) return oldGen;
   const base = oldGen ?? 1;
-  const body = (o: Obj) => JSON.stringify(Object.entries(o).filter(([k]) => k !== 'metadata' && k !== 'status' && k !== 'kind' && k !== 'apiVersion').sort(([a], [b]) => (a < b ? -1 : 1)));
+  const body = (o: Obj) => canonicalJson(Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'metadata' && k !== 'status' && k !== 'kind' && k !== 'apiVersion')));
   const annotations = (o: Obj) => JSON.stringify(Object.entries(o.metadata?.annotations ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)));
   const changed = body(old) !== body(result) || (rules.generationWithAnnotations && annotations(old) !== annotations(result));
   return changed ? base + 1 : base;
+}
+
+/** JSON with every map's keys sorted: equal for equal content whatever the key order. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (!value || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Obj)[k])}`).join(',')}}`;
 }
 
 function setManagedFields(meta: Obj, entries: ManagedFieldsEntry[]): void {

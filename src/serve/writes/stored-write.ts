@@ -29,6 +29,8 @@ export function currentRevision(ctx: ResourceRequest, deps: WriteDeps, key: stri
 /** The live state as an object the caller may change, its resourceVersion set from the revision. */
 export function currentObject(ctx: ResourceRequest, revision: Revision<StoredObject>): Obj {
   const obj = objectOf(revision.value, ctx.resource.codec.type);
+  // A custom resource is stored in its storage version: read in the request's (conversion None).
+  if (ctx.resource.custom) obj.apiVersion = ctx.resource.codec.type.apiVersion;
   obj.metadata ??= {};
   obj.metadata.resourceVersion ??= String(revision.rev);
   return obj;
@@ -41,7 +43,9 @@ export function finalObject(ctx: ResourceRequest, obj: Obj): Obj {
 
 /** The same object with another resourceVersion, keys in order. */
 function withRv(ctx: ResourceRequest, obj: Obj, rev: number): WrittenObject {
-  const copy = { ...obj, metadata: { ...obj.metadata, resourceVersion: String(rev) } };
+  const copy: Obj = { ...obj, metadata: { ...obj.metadata, resourceVersion: String(rev) } };
+  const custom = ctx.resource.custom;
+  if (custom && custom.version !== custom.storageVersion) copy.apiVersion = `${custom.group}/${custom.storageVersion}`;
   return new WrittenObject(finalObject(ctx, copy));
 }
 

@@ -1,7 +1,8 @@
 /** PUT: update (200), create for the kinds that allow it (201), and the end of every update (no-op, last finalizer, dry run). */
 import { parseWriteOptions } from '../../k8s/write-options';
 import { notFound, resourceNotFound } from '../../k8s/status';
-import { badRequestMessage } from '../../k8s/write-status';
+import { invalidField } from '../../k8s/field-errors';
+import { badRequestMessage, invalidObject } from '../../k8s/write-status';
 import type { StoredObject } from '../../reconstruct';
 import type { Revision } from '../../store/revision';
 import type { ResourceRequest } from '../resource-request';
@@ -36,6 +37,10 @@ export async function handleUpdate(ctx: ResourceRequest, deps: WriteDeps): Promi
     return createObject(ctx, deps, obj, options.dryRun, options.fieldManager);
   }
   const old = currentObject(ctx, current);
+  if (ctx.resource.custom && !obj.metadata.resourceVersion) {
+    // Custom resources allow no unconditional update.
+    throw invalidObject(ctx.resource.info.resource, ctx.resource.info.group, name, [invalidField('metadata.resourceVersion', { goSyntax: '0x0' }, 'must be specified for an update')]);
+  }
   const result = prepareUpdate(old, obj, target, actor(ctx, deps, options.fieldManager), { verb: 'update', subresource: ctx.info.subresource });
   finishUpdate(ctx, deps, key, current, old, result, options.dryRun);
 }

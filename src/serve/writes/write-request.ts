@@ -11,7 +11,9 @@ import { objectOf } from './written-object';
 
 export function writeTarget(ctx: ResourceRequest): WriteTarget {
   const { resource, info } = ctx;
-  return { resource, rules: resourceRules(resource.info.group, resource.info.resource, !resource.info.unstructured), namespace: info.namespace };
+  const rules = resourceRules(resource.info.group, resource.info.resource, !resource.info.unstructured);
+  if (resource.custom) rules.hasStatus = resource.custom.status;
+  return { resource, rules, namespace: info.namespace };
 }
 
 export function actor(ctx: ResourceRequest, deps: WriteDeps, fieldManager: string | undefined): Actor {
