@@ -17,3 +17,7 @@ export {
   type SchemaNodeData,
 } from './schema-node';
 export { strategicMergePatch, StrategicMergePatchError } from './strategic-merge-patch';
+export { FieldSet, pathString } from './field-set';
+export { applyConfiguration, managedFieldsAfterUpdate, type ApplyWrite, type UpdateWrite } from './field-manager';
+export { TypedValueError, valueFieldSet } from './value-field-set';
+export { zeroObject } from './zero-object';

@@ -23,6 +23,18 @@ export const PATCH_TYPES = [JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, APPL
 export interface PatchInput {
   current: Obj;
   patch: Buffer;
+  /** For an apply patch: who applies and how (an apply sets the object's managedFields itself). */
+  apply?: ApplyContext;
+}
+
+/** An apply patch's manager, `force`, server time and the part of the object the write manages. */
+export interface ApplyContext {
+  manager: string;
+  force: boolean;
+  /** RFC 3339, second resolution. */
+  time: string;
+  scope: 'all' | 'main' | 'status';
+  subresource?: string;
 }
 
 /** Applies one patch type; returns the patched object or throws the apiserver's StatusError. */
