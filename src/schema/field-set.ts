@@ -128,11 +128,20 @@ export class FieldSet {
 
   /** FieldsV1 JSON: children in path-element order, `".":{}` first where a member has children. */
   toFieldsV1(): Obj {
-    const out: Obj = {};
-    const keys = [...this.children.keys()].filter((k) => !this.children.get(k)!.isEmpty()).sort(comparePathElements);
-    if (this.member && keys.length > 0) out['.'] = {};
-    for (const k of keys) out[k] = this.children.get(k)!.toFieldsV1();
-    return out;
+    return this.encode() ?? {};
+  }
+
+  /** FieldsV1 of this node, or undefined when it is empty. */
+  private encode(): Obj | undefined {
+    const keys = [...this.children.keys()].sort(comparePathElements);
+    let out: Obj | undefined;
+    for (const k of keys) {
+      const sub = this.children.get(k)!.encode();
+      if (sub === undefined) continue;
+      if (!out) out = this.member ? { '.': {} } : {};
+      out[k] = sub;
+    }
+    return out ?? (this.member ? {} : undefined);
   }
 
   /** The set FieldsV1 JSON describes: `{}` is a member leaf, `".":{}` makes its parent a member. */

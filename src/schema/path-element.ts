@@ -28,6 +28,7 @@ const KIND_ORDER: Record<string, number> = { f: 0, k: 1, v: 2, i: 3 };
 
 /** fieldpath.PathElement.Compare: fields, then keys, values, indexes; each by its value. */
 export function comparePathElements(a: string, b: string): number {
+  if (a.charCodeAt(0) === 102 && b.charCodeAt(0) === 102) return compareStrings(a, b);
   const ka = KIND_ORDER[a[0]!] ?? 4;
   const kb = KIND_ORDER[b[0]!] ?? 4;
   if (ka !== kb) return ka - kb;
@@ -75,12 +76,20 @@ function valueString(v: unknown): string {
   return String(v);
 }
 
+const parsed = new Map<string, unknown>();
+
+/** A key's JSON, parsed once (keys repeat across requests: the same objects' list items). */
 function parse(text: string): unknown {
+  let v = parsed.get(text);
+  if (v !== undefined || parsed.has(text)) return v;
   try {
-    return JSON.parse(text);
+    v = JSON.parse(text);
   } catch {
-    return text;
+    v = text;
   }
+  if (parsed.size > 10_000) parsed.clear();
+  parsed.set(text, v);
+  return v;
 }
 
 function compareStrings(a: string, b: string): number {

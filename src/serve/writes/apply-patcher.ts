@@ -34,15 +34,25 @@ export function applyPatcher(schema: () => Schema): Patcher {
   };
 }
 
-/** The applied configuration: YAML 1.1 (JSON is YAML); a repeated key keeps its last value. */
+/** The applied configuration: YAML 1.1 (JSON is YAML, read by JSON.parse when it parses); a repeated key keeps its last value. */
 function decodeApplyBody(patch: Buffer): Obj {
-  let value: unknown;
+  const text = patch.toString('utf8');
+  let value: unknown = text.trimStart().startsWith('{') ? parseJson(text) : undefined;
+  if (value !== undefined) return value as Obj;
   try {
-    value = YAML.parse(patch.toString('utf8'), { version: '1.1', uniqueKeys: false });
+    value = YAML.parse(text, { version: '1.1', uniqueKeys: false });
   } catch (err) {
     throw badRequestMessage(`error decoding YAML: ${(err as Error).message.split('\n')[0]}`);
   }
   if (value === null || value === undefined) return {};
   if (typeof value !== 'object' || Array.isArray(value)) throw badRequestMessage('error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type map[string]interface {}');
   return value as Obj;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

@@ -30,10 +30,11 @@ export async function handlePatch(ctx: ResourceRequest, deps: WriteDeps): Promis
   const current = currentRevision(ctx, deps, key);
   if (!current && !isApply) throw notFound(ctx.resource.info.resource, name, ctx.resource.info.group);
   const { kind, apiVersion } = ctx.resource.codec.type;
-  const old = current ? currentObject(ctx, current) : { kind, apiVersion, metadata: {} };
+  const fresh = (): Obj => (current ? currentObject(ctx, current) : { kind, apiVersion, metadata: {} });
+  const old = fresh();
   const who = actor(ctx, deps, options.fieldManager);
   const apply = isApply ? applyContext(target, who, options.force, ctx.info.subresource) : undefined;
-  const patched = patcher({ current: structuredClone(old), patch: body, apply });
+  const patched = patcher({ current: fresh(), patch: body, apply });
   if (!patched || typeof patched !== 'object' || Array.isArray(patched)) throw patchRejected();
   checkObject(patched, ctx.resource, servedKinds(ctx, deps));
   const patchedName = patched.metadata.name ?? '';
