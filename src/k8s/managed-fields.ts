@@ -30,7 +30,7 @@ interface FieldNode {
 const node = (member = false): FieldNode => ({ member, children: new Map() });
 
 /** Metadata fields the fieldmanager never tracks. */
-const UNTRACKED_META = ['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'managedFields', 'selfLink'];
+export const UNTRACKED_META = ['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'managedFields', 'selfLink'];
 
 /** Lists of scalars kept as sets (`v:` keys); other scalar lists are atomic. */
 const SET_LISTS = new Set(['finalizers']);

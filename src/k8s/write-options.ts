@@ -4,7 +4,7 @@
  * one cause per problem (reference/apiserver-facts-writes.md). Pure.
  */
 import { goJsonSyntaxError } from './go-json';
-import { forbiddenField, goStringSlice, notSupportedField, tooLongField, invalidField, type FieldError } from './field-errors';
+import { forbiddenField, goStringSlice, notSupportedField, requiredField, tooLongField, invalidField, type FieldError } from './field-errors';
 import { parseBool } from './request-info';
 import { storageError, invalidOptions } from './write-status';
 
@@ -45,6 +45,7 @@ export function parseWriteOptions(verb: Exclude<WriteVerb, 'delete'>, query: URL
   }
   const force = query.has('force') && parseBool(query.get('force'));
   if (verb === 'patch' && force && !isApply) errs.push(forbiddenField('force', 'may not be specified for non-apply patch'));
+  if (verb === 'patch' && isApply && !fieldManager) errs.unshift(requiredField('fieldManager', 'is required for apply patch'));
   if (errs.length > 0) throw invalidOptions(WRITE_OPTION_KINDS[verb], errs);
   return { dryRun, fieldManager, fieldValidation, force };
 }

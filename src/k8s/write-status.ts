@@ -79,3 +79,8 @@ export function deleteSuccess(resource: string, group: string, name: string, uid
   const details: StatusDetails = group ? { name, group, kind: resource, uid } : { name, kind: resource, uid };
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details };
 }
+
+/** 409 Conflict of a server-side apply: the message lists the conflicts, one `FieldManagerConflict` cause each, no name or kind. */
+export function applyConflict(message: string, causes: Array<{ message: string; field: string }>): StatusError {
+  return error(409, 'Conflict', message, { causes: causes.map((c) => ({ reason: 'FieldManagerConflict', message: c.message, field: c.field })) });
+}

@@ -90,6 +90,8 @@ export async function replayExchanges(
   names: string[],
   bodies: Record<string, Buffer> = {},
   setup: Array<{ path: string; body: string }> = [],
+  /** Called before each exchange is sent (a test's clock can follow the recorded times). */
+  beforeEach?: (name: string) => void,
 ): Promise<Array<{ name: string; expected: string; actual: string }>> {
   const translate = new Map<string, string>();
   const out: Array<{ name: string; expected: string; actual: string }> = [];
@@ -99,6 +101,7 @@ export async function replayExchanges(
   }
   for (const name of [...names].sort((a, b) => startedAt(a).localeCompare(startedAt(b)))) {
     const ex = writeExchange(name);
+    beforeEach?.(name);
     const headers: Record<string, string> = { Accept: '*/*' };
     for (const h of ['User-Agent', 'Content-Type']) if (ex.requestHeaders[h] !== undefined) headers[h] = ex.requestHeaders[h]!;
     let body = bodies[name] ?? ex.requestBody;

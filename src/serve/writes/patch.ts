@@ -1,17 +1,22 @@
-/** PATCH: merge and JSON patches (and whatever `patchers` holds) applied to the live object, then the update path. */
+/**
+ * PATCH: the patch (merge, JSON, and whatever `patchers` holds) applied to the live object, then
+ * the update path. An apply patch on a missing object creates it (201) through the create path.
+ */
 import { parseWriteOptions } from '../../k8s/write-options';
 import { notFound, resourceNotFound } from '../../k8s/status';
-import { badRequestMessage, patchRejected } from '../../k8s/write-status';
+import { alreadyExists, badRequestMessage, patchRejected } from '../../k8s/write-status';
 import type { ResourceRequest } from '../resource-request';
 import { NAMESPACE_MISMATCH } from './create';
 import { validatePatchedFields } from './field-validation';
-import { APPLY_PATCH, patcherFor, type PatchReport } from './patchers';
-import { prepareUpdate } from './prepare';
+import { APPLY_PATCH, patcherFor, type ApplyContext, type PatchReport } from './patchers';
+import { prepareCreate, prepareUpdate, type Actor, type WriteTarget } from './prepare';
 import { checkObject, readBody } from './request-body';
-import { currentObject, currentRevision, keyOf } from './stored-write';
+import { commitObject, currentObject, currentRevision, keyOf, respondObject, unstored } from './stored-write';
 import { finishUpdate } from './update';
-import type { WriteDeps } from './write-deps';
-import { actor, servedKinds, writeTarget } from './write-request';
+import { timestamp, type WriteDeps } from './write-deps';
+import { actor, admitNamespace, servedKinds, writeTarget } from './write-request';
+
+type Obj = Record<string, any>;
 
 export async function handlePatch(ctx: ResourceRequest, deps: WriteDeps): Promise<void> {
   const target = writeTarget(ctx);
@@ -24,21 +29,41 @@ export async function handlePatch(ctx: ResourceRequest, deps: WriteDeps): Promis
   const name = ctx.info.name;
   const key = keyOf(ctx, name);
   const current = currentRevision(ctx, deps, key);
-  if (!current) throw notFound(ctx.resource.info.resource, name, ctx.resource.info.group);
-  const old = currentObject(ctx, current);
+  if (!current && !isApply) throw notFound(ctx.resource.info.resource, name, ctx.resource.info.group);
+  const { kind, apiVersion } = ctx.resource.codec.type;
+  const fresh = (): Obj => (current ? currentObject(ctx, current) : { kind, apiVersion, metadata: {} });
+  const old = fresh();
+  const who = actor(ctx, deps, options.fieldManager);
+  const apply = isApply ? applyContext(target, who, options.force, ctx.info.subresource) : undefined;
   const report: PatchReport = {};
-  const patched = patcher({ current: structuredClone(old), patch: body, report });
+  const patched = patcher({ current: fresh(), patch: body, report, apply });
   if (!patched || typeof patched !== 'object' || Array.isArray(patched)) throw patchRejected();
   checkObject(patched, ctx.resource, servedKinds(ctx, deps));
   if (!isApply) validatePatchedFields(ctx, patched, options.fieldValidation, () => report.strictValue ?? patchedJson(patched));
   const patchedName = patched.metadata.name ?? '';
   if (patchedName !== name) throw badRequestMessage(`the name of the object (${patchedName}) does not match the name on the URL (${name})`);
-  if (ctx.resource.namespaced && (patched.metadata.namespace ?? '') !== ctx.info.namespace) throw badRequestMessage(NAMESPACE_MISMATCH);
-  const result = prepareUpdate(old, patched, target, actor(ctx, deps, options.fieldManager), { verb: 'patch', subresource: ctx.info.subresource });
+  if (ctx.resource.namespaced && (patched.metadata.namespace ?? ctx.info.namespace) !== ctx.info.namespace) throw badRequestMessage(NAMESPACE_MISMATCH);
+  if (!current) return createByApply(ctx, deps, key, patched, target, who, options.dryRun);
+  const result = prepareUpdate(old, patched, target, who, { verb: 'patch', subresource: ctx.info.subresource, appliedFields: isApply });
   finishUpdate(ctx, deps, key, current, old, result, options.dryRun);
 }
 
 /** The patched object as the apiserver prints it for merge and JSON patches: top-level keys sorted. */
 function patchedJson(obj: Record<string, unknown>): string {
   return JSON.stringify(Object.fromEntries(Object.keys(obj).sort().map((k) => [k, obj[k]])));
+}
+
+function applyContext(target: WriteTarget, who: Actor, force: boolean, subresource: string): ApplyContext {
+  const scope = subresource === 'status' ? 'status' : target.rules.hasStatus ? 'main' : 'all';
+  const context: ApplyContext = { manager: who.manager, force, time: timestamp(who.now), scope };
+  if (subresource) context.subresource = subresource;
+  return context;
+}
+
+function createByApply(ctx: ResourceRequest, deps: WriteDeps, key: string, obj: Obj, target: WriteTarget, who: Actor, dryRun: boolean): void {
+  if (ctx.info.subresource) throw notFound(ctx.resource.info.resource, ctx.info.name, ctx.resource.info.group);
+  admitNamespace(ctx, deps, ctx.info.name);
+  const prepared = prepareCreate(obj, target, who, true);
+  if (currentRevision(ctx, deps, key)) throw alreadyExists(ctx.resource.info.resource, ctx.resource.info.group, prepared.metadata.name);
+  respondObject(ctx, 201, dryRun ? unstored(ctx, prepared) : commitObject(ctx, deps, key, prepared));
 }

@@ -25,11 +25,23 @@ export interface PatchInput {
   patch: Buffer;
   /** Filled by patchers whose patch the apiserver prints in its own way in a strict decoding error. */
   report?: PatchReport;
+  /** For an apply patch: who applies and how (an apply sets the object's managedFields itself). */
+  apply?: ApplyContext;
 }
 
 export interface PatchReport {
   /** The patch as the 422 of `fieldValidation=Strict` shows it (`patch: Invalid value: "…"`). */
   strictValue?: string;
+}
+
+/** An apply patch's manager, `force`, server time and the part of the object the write manages. */
+export interface ApplyContext {
+  manager: string;
+  force: boolean;
+  /** RFC 3339, second resolution. */
+  time: string;
+  scope: 'all' | 'main' | 'status';
+  subresource?: string;
 }
 
 /** Applies one patch type; returns the patched object or throws the apiserver's StatusError. */

@@ -5,7 +5,7 @@
  */
 import { validateConfigData, validateConfigUpdate } from '../../k8s/config-validation';
 import type { FieldError } from '../../k8s/field-errors';
-import { trackedPart, updateManagedFields, ZERO_OBJECT, type ManagedFieldsEntry, type ManagedScope } from '../../k8s/managed-fields';
+import type { ManagedFieldsEntry, ManagedScope } from '../../k8s/managed-fields';
 import { generateName, nameValidatorFor, randomUid, type Random } from '../../k8s/names';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../k8s/object-meta-validation';
 import { applyDefaults, completeCreate, completeUpdate } from '../../k8s/object-defaults';
@@ -13,6 +13,7 @@ import type { ServiceAllocations } from '../../k8s/service-allocation';
 import { internalError } from '../../k8s/status';
 import { invalidObject, storageError, writeConflict, OBJECT_MODIFIED } from '../../k8s/write-status';
 import type { ServedResource } from '../served-resources';
+import { managedFieldsOfUpdate } from './managed-fields-update';
 import type { ResourceRules } from './resource-rules';
 import { prepareCustomResource } from './custom-resource-rules';
 import { timestamp } from './write-deps';
@@ -41,8 +42,11 @@ export function invalid(target: WriteTarget, name: string, errs: FieldError[]): 
   return invalidObject(target.resource.codec.type.kind, target.resource.info.group, name, errs);
 }
 
-/** A create's object up to (not including) its resourceVersion; throws the 422 or the 500 for a set resourceVersion. */
-export function prepareCreate(obj: Obj, target: WriteTarget, actor: Actor): Obj {
+/**
+ * A create's object up to (not including) its resourceVersion; throws the 422 or the 500 for a
+ * set resourceVersion. `appliedFields`: the object's managedFields were set by an apply and are kept.
+ */
+export function prepareCreate(obj: Obj, target: WriteTarget, actor: Actor, appliedFields = false): Obj {
   const { resource, rules } = target;
   const meta = obj.metadata as Obj;
   if (resource.namespaced) meta.namespace = target.namespace;
@@ -63,18 +67,10 @@ export function prepareCreate(obj: Obj, target: WriteTarget, actor: Actor): Obj 
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
   if (rules.tracksGeneration) meta.generation = 1;
-  const scope: ManagedScope = rules.hasStatus ? 'main' : 'all';
-  const entries = updateManagedFields({
-    entries: [],
-    manager: actor.manager,
-    apiVersion: resource.codec.type.apiVersion,
-    time: timestamp(actor.now),
-    // A custom resource's zero object has no spec or status: they are added, as maps, by the creator.
-    before: resource.custom ? { metadata: {} } : ZERO_OBJECT,
-    after: trackedPart(obj, scope),
-    whole: trackedPart(obj, 'all'),
-  });
-  setManagedFields(meta, entries);
+  if (!appliedFields) {
+    const scope: ManagedScope = rules.hasStatus ? 'main' : 'all';
+    setManagedFields(meta, managedFieldsOfUpdate(target.resource, { entries: [], manager: actor.manager, time: timestamp(actor.now), scope, before: undefined, after: obj }));
+  }
   if (rules.builtin) completeCreate(resource.codec.type.kind, obj, { uid: meta.uid, random: actor.random, allocations: actor.allocations ?? noAllocations });
   return obj;
 }
@@ -97,6 +93,8 @@ export interface UpdateMode {
   verb: 'update' | 'patch';
   /** '' or 'status'. */
   subresource: string;
+  /** The patched object's managedFields were set by an apply and are kept. */
+  appliedFields?: boolean;
 }
 
 /**
@@ -155,18 +153,17 @@ export function prepareUpdate(old: Obj, next: Obj, target: WriteTarget, actor: A
   else meta.generation = generation;
   const clearManaged = Array.isArray(nextMeta.managedFields) && nextMeta.managedFields.length === 0 && mode.subresource === '';
   if (clearManaged) delete meta.managedFields;
-  else {
+  else if (!mode.appliedFields) {
     const scope: ManagedScope = mode.subresource === 'status' ? 'status' : rules.hasStatus ? 'main' : 'all';
     const given = Array.isArray(meta.managedFields) ? (meta.managedFields as ManagedFieldsEntry[]) : ((oldMeta.managedFields ?? []) as ManagedFieldsEntry[]);
-    const entries = updateManagedFields({
+    const entries = managedFieldsOfUpdate(target.resource, {
       entries: given.filter((e) => e && typeof e === 'object' && typeof e.manager === 'string'),
       manager: actor.manager,
-      apiVersion: resource.codec.type.apiVersion,
       time: timestamp(actor.now),
       subresource: mode.subresource || undefined,
-      before: trackedPart(old, scope),
-      after: trackedPart(result, scope),
-      whole: trackedPart(result, 'all'),
+      scope,
+      before: old,
+      after: result,
     });
     setManagedFields(meta, entries);
   }

@@ -19,8 +19,7 @@ export class WrittenObject extends StoredObject {
   }
 }
 
-/** The current state of a stored object as a fresh JS object the caller may change. */
+/** The current state of a stored object as a fresh JS object the caller may change (parsed from its JSON: faster than structuredClone). */
 export function objectOf(value: StoredObject, type: TypeInfo): Obj {
-  if (value instanceof WrittenObject) return value.object;
   return value.toJsonObject(type);
 }

@@ -1,0 +1,98 @@
+/**
+ * TypedValue.Compare: the paths a change from `lhs` to `rhs` added, modified and removed. Leaves
+ * (scalars, atomic values, maps and lists empty on both sides) are compared by value; a granular
+ * map or list is walked member by member and is itself added or removed when absent on one side.
+ * `undefined` is an absent value (JSON null is a value). Pure.
+ */
+import { FieldSet } from './field-set';
+import type { SchemaNode } from './schema-node';
+import { elementOf, fieldElement, indexItems, isPlainObject, memberType, shapeOf } from './typed-node';
+
+type Obj = Record<string, any>;
+
+export interface Comparison {
+  added: FieldSet;
+  modified: FieldSet;
+  removed: FieldSet;
+}
+
+export function compareValues(lhs: unknown, rhs: unknown, node: SchemaNode | undefined): Comparison {
+  const c: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
+  walk(lhs, rhs, node, [], c);
+  return c;
+}
+
+function walk(l: unknown, r: unknown, node: SchemaNode | undefined, path: string[], c: Comparison): void {
+  const ls = l === undefined ? undefined : shapeOf(node, l);
+  const rs = r === undefined ? undefined : shapeOf(node, r);
+  const shape = ls !== undefined && rs !== undefined && ls !== rs ? 'scalar' : (rs ?? ls);
+  if (shape === 'map' && !(isEmptyMap(l) && isEmptyMap(r))) {
+    const lm = (isPlainObject(l) ? l : {}) as Obj;
+    const rm = (isPlainObject(r) ? r : {}) as Obj;
+    for (const key of Object.keys(lm)) {
+      path.push(fieldElement(key));
+      walk(lm[key], rm[key], memberType(node, key), path, c);
+      path.pop();
+    }
+    for (const key of Object.keys(rm)) {
+      if (key in lm) continue;
+      path.push(fieldElement(key));
+      walk(undefined, rm[key], memberType(node, key), path, c);
+      path.pop();
+    }
+    after(l, r, path, c);
+    return;
+  }
+  if (shape === 'list' && !(isEmptyList(l) && isEmptyList(r))) {
+    const li = indexItems(node, Array.isArray(l) ? l : null);
+    const ri = indexItems(node, Array.isArray(r) ? r : null);
+    const element = elementOf(node);
+    for (const [pe, item] of li) {
+      path.push(pe);
+      walk(item, ri.get(pe), element, path, c);
+      path.pop();
+    }
+    for (const [pe, item] of ri) {
+      if (li.has(pe)) continue;
+      path.push(pe);
+      walk(undefined, item, element, path, c);
+      path.pop();
+    }
+    after(l, r, path, c);
+    return;
+  }
+  if (l === undefined) c.added.insert(path);
+  else if (r === undefined) c.removed.insert(path);
+  else if (!deepEqual(l, r)) c.modified.insert(path);
+}
+
+function after(l: unknown, r: unknown, path: string[], c: Comparison): void {
+  if (l === undefined) c.added.insert(path);
+  else if (r === undefined) c.removed.insert(path);
+}
+
+function isEmptyMap(v: unknown): boolean {
+  return v === undefined || v === null || (isPlainObject(v) && Object.keys(v).length === 0);
+}
+
+function isEmptyList(v: unknown): boolean {
+  return v === undefined || v === null || (Array.isArray(v) && v.length === 0);
+}
+
+/** JSON equality (key order ignored). */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) {
+    if (!Object.prototype.hasOwnProperty.call(b, k) || !deepEqual((a as Obj)[k], (b as Obj)[k])) return false;
+  }
+  return true;
+}

@@ -1,0 +1,159 @@
+/**
+ * Field management over the schema, as kube-apiserver's fieldmanager drives
+ * structured-merge-diff's Updater: an Update records the fields it added or changed for its
+ * manager (taking them from whoever held them); an Apply merges the configuration into the live
+ * object, owns exactly the configuration's fields, conflicts with other managers over values it
+ * changes (unless forced, when the fields move to it), and removes the fields it stopped applying
+ * that no one else owns. Sets are computed on the tracked part of the object: no apiVersion, kind
+ * or system metadata, and status or everything but status depending on the write's scope
+ * (the registry's reset fields). Pure.
+ */
+import { trackedPart, UNTRACKED_META, type ManagedFieldsEntry, type ManagedScope } from '../k8s/managed-fields';
+import { FieldSet } from './field-set';
+import { compareValues, deepEqual } from './compare-values';
+import { conflictError, conflictsOf, type ConflictOwner } from './conflicts';
+import { decodeEntries, encodeEntries, identity, type ManagerRecord } from './managed-fields-entries';
+import { mergeValues } from './merge-values';
+import { removeFields } from './remove-fields';
+import type { SchemaNode } from './schema-node';
+import { ensureNamedFieldsAreMembers, valueFieldSet } from './value-field-set';
+
+type Obj = Record<string, any>;
+
+export interface FieldManagerWrite {
+  /** The root type of the object's kind; undefined: a deduced type (maps granular, lists atomic). */
+  node: SchemaNode | undefined;
+  manager: string;
+  apiVersion: string;
+  /** RFC 3339, second resolution. */
+  time: string;
+  scope: ManagedScope;
+  subresource?: string;
+}
+
+export interface UpdateWrite extends FieldManagerWrite {
+  entries: readonly ManagedFieldsEntry[];
+  /** The object before (a create: the kind's zero object) and after the write. */
+  before: Obj;
+  after: Obj;
+}
+
+/** The managedFields after an Update operation. */
+export function managedFieldsAfterUpdate(w: UpdateWrite): ManagedFieldsEntry[] {
+  const records = decodeEntries(w.entries);
+  const cmp = compareValues(trackedPart(w.before, w.scope), trackedPart(w.after, w.scope), w.node);
+  const changed = stripSystemFields(cmp.modified.union(cmp.added), w.scope);
+  for (const r of records.values()) r.set = r.set.difference(changed).difference(cmp.removed);
+  if (!changed.isEmpty()) {
+    const id = identity({ manager: w.manager, operation: 'Update', apiVersion: w.apiVersion, subresource: w.subresource });
+    const own = records.get(id);
+    const r: ManagerRecord = { manager: w.manager, operation: 'Update', apiVersion: w.apiVersion, time: w.time, set: own ? own.set.union(changed) : changed };
+    if (w.subresource) r.subresource = w.subresource;
+    records.set(id, r);
+  }
+  return encodeEntries(records.values());
+}
+
+export interface ApplyWrite extends FieldManagerWrite {
+  /** The live object (its managedFields included); a create applies to `{apiVersion, kind, metadata: {}}`. */
+  live: Obj;
+  /** The applied configuration. */
+  config: Obj;
+  force: boolean;
+}
+
+/**
+ * The object after an Apply, managedFields set. Throws the 409 on conflicts (unless forced) and
+ * TypedValueError when the configuration has fields its type does not declare.
+ */
+export function applyConfiguration(w: ApplyWrite): Obj {
+  // The manager's set keeps apiVersion, kind and metadata.name during the operation (so pruning
+  // keeps them) and loses them when stored, as fieldmanager's stripMeta layer does.
+  const configSet = withoutResetFields(valueFieldSet(w.config, w.node), w.scope);
+  const records = decodeEntries(w.live.metadata?.managedFields);
+  const live = withoutManagedFields(w.live);
+  let merged = mergeValues(live, w.config, w.node) as Obj;
+  const id = identity({ manager: w.manager, operation: 'Apply', apiVersion: w.apiVersion, subresource: w.subresource });
+  const last = records.get(id);
+  const own: ManagerRecord = { manager: w.manager, operation: 'Apply', apiVersion: w.apiVersion, set: configSet };
+  if (last?.time) own.time = last.time;
+  if (w.subresource) own.subresource = w.subresource;
+  records.set(id, own);
+  if (last && !last.set.difference(configSet).isEmpty()) merged = prune(merged, records, last.set, w.node);
+
+  const cmp = compareValues(trackedPart(live, w.scope), trackedPart(merged, w.scope), w.node);
+  const changed = cmp.modified.union(cmp.added);
+  const conflicts: Array<[ManagerRecord, FieldSet]> = [];
+  for (const [key, r] of records) {
+    if (key === id) continue;
+    const c = r.set.intersection(changed);
+    if (!c.isEmpty()) conflicts.push([r, c]);
+  }
+  if (conflicts.length > 0 && !w.force) {
+    const owners = conflicts.map(([r, c]) => [ownerOf(r), c] as const).sort(([a], [b]) => (identity(a) < identity(b) ? -1 : 1));
+    throw conflictError(conflictsOf(owners));
+  }
+  for (const [key, r] of records) if (key !== id) r.set = r.set.difference(changed).difference(cmp.removed);
+  own.set = withoutSystemFields(own.set);
+  if (!deepEqual(live, merged) || own.time === undefined) own.time = w.time;
+  const entries = encodeEntries(records.values());
+  const meta = (merged.metadata ??= {}) as Obj;
+  if (entries.length > 0) meta.managedFields = entries;
+  else delete meta.managedFields;
+  return merged;
+}
+
+/** Updater.prune: the fields `last` had that neither the new configuration nor any other manager owns leave the object. */
+function prune(merged: Obj, records: Map<string, ManagerRecord>, lastSet: FieldSet, node: SchemaNode | undefined): Obj {
+  const last = ensureNamedFieldsAreMembers(lastSet, node);
+  const pruned = removeFields(merged, last, node) ?? {};
+  const managed = new FieldSet();
+  for (const r of records.values()) managed.addAll(r.set);
+  const mergedSet = ensureNamedFieldsAreMembers(valueFieldSet(merged, node, false), node);
+  const keep = ensureNamedFieldsAreMembers(valueFieldSet(pruned, node, false), node).union(ensureNamedFieldsAreMembers(managed, node));
+  const ownedBack = removeFields(merged, mergedSet.difference(keep), node) ?? {};
+  const ownedBackSet = ensureNamedFieldsAreMembers(valueFieldSet(ownedBack, node, false), node);
+  return (removeFields(merged, mergedSet.difference(ownedBackSet).intersection(last), node) ?? {}) as Obj;
+}
+
+function ownerOf(r: ManagerRecord): ConflictOwner {
+  const o: ConflictOwner = { manager: r.manager, operation: r.operation, apiVersion: r.apiVersion };
+  if (r.subresource) o.subresource = r.subresource;
+  return o;
+}
+
+function withoutManagedFields(obj: Obj): Obj {
+  if (!obj.metadata?.managedFields) return obj;
+  const { managedFields: _, ...meta } = obj.metadata as Obj;
+  return { ...obj, metadata: meta };
+}
+
+/**
+ * A manager's set without what fieldmanager never records: apiVersion, kind, system metadata
+ * (and `metadata` itself as a member), and the fields the write's scope resets.
+ */
+export function stripSystemFields(set: FieldSet, scope: ManagedScope): FieldSet {
+  return withoutSystemFields(withoutResetFields(set, scope));
+}
+
+/** Without apiVersion, kind and system metadata (`metadata` itself no member). */
+function withoutSystemFields(set: FieldSet): FieldSet {
+  const out = set.copy();
+  out.children.delete('f:apiVersion');
+  out.children.delete('f:kind');
+  const meta = out.children.get('f:metadata');
+  if (meta) {
+    meta.member = false;
+    for (const k of UNTRACKED_META) meta.children.delete(`f:${k}`);
+  }
+  return out;
+}
+
+/** Without the fields the write's scope resets: status for the main resource, all but status for /status. */
+function withoutResetFields(set: FieldSet, scope: ManagedScope): FieldSet {
+  if (scope === 'all') return set;
+  const out = set.copy();
+  if (scope === 'main') out.children.delete('f:status');
+  if (scope === 'status') for (const k of [...out.children.keys()]) if (k !== 'f:status') out.children.delete(k);
+  return out;
+}

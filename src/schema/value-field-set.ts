@@ -1,0 +1,88 @@
+/**
+ * The fields a value sets, as structured-merge-diff's TypedValue.ToFieldSet: scalars, atomic
+ * values, empty or null maps, map entries (not struct fields) and list items are members; struct
+ * fields holding something are only parents. Also EnsureNamedFieldsAreMembers, and the type
+ * check that rejects fields the schema does not declare. Pure.
+ */
+import { FieldSet, pathString } from './field-set';
+import type { SchemaNode } from './schema-node';
+import { acceptsMember, declaresField, elementOf, fieldElement, isPlainObject, itemElement, memberType, shapeOf } from './typed-node';
+
+type Obj = Record<string, any>;
+
+/** A value that does not fit its schema; the message is ValidationErrors.Error()'s. */
+export class TypedValueError extends Error {
+  constructor(readonly errors: readonly string[]) {
+    super(errors.length === 1 ? errors[0] : ['errors:', ...errors.map((e) => `  ${e}`)].join('\n'));
+  }
+}
+
+/**
+ * The field set of `value` typed by `node`. Strict: throws TypedValueError for undeclared fields
+ * and bad list items; otherwise they are left out.
+ */
+export function valueFieldSet(value: unknown, node: SchemaNode | undefined, strict = true): FieldSet {
+  const set = new FieldSet();
+  const errors: string[] = [];
+  walk(value, node, set, [], errors);
+  if (strict && errors.length > 0) throw new TypedValueError(errors);
+  return set;
+}
+
+function walk(value: unknown, node: SchemaNode | undefined, set: FieldSet, path: string[], errors: string[]): void {
+  switch (shapeOf(node, value)) {
+    case 'scalar':
+    case 'atomic':
+      set.insert(path);
+      return;
+    case 'list': {
+      if (!Array.isArray(value)) return;
+      const element = elementOf(node);
+      value.forEach((item, i) => {
+        let pe: string;
+        try {
+          pe = itemElement(node, item, i);
+        } catch (err) {
+          errors.push(`${pathString(path)}: element ${i}: ${(err as Error).message}`);
+          return;
+        }
+        path.push(pe);
+        walk(item, element, set, path, errors);
+        set.insert(path);
+        path.pop();
+      });
+      return;
+    }
+    case 'map': {
+      if (!isPlainObject(value)) return;
+      for (const key of Object.keys(value)) {
+        const pe = fieldElement(key);
+        path.push(pe);
+        if (!acceptsMember(node, key)) {
+          errors.push(`${pathString(path)}: field not declared in schema`);
+          path.pop();
+          continue;
+        }
+        const v = (value as Obj)[key];
+        walk(v, memberType(node, key), set, path, errors);
+        if (v === null || (isPlainObject(v) && Object.keys(v).length === 0) || !declaresField(node, key)) set.insert(path);
+        path.pop();
+      }
+    }
+  }
+}
+
+/** EnsureNamedFieldsAreMembers: struct fields with children become members too. */
+export function ensureNamedFieldsAreMembers(set: FieldSet, node: SchemaNode | undefined): FieldSet {
+  const out = new FieldSet();
+  out.member = set.member;
+  for (const [key, child] of set.children) {
+    const isField = key.startsWith('f:');
+    const name = key.slice(2);
+    const type = isField ? memberType(node, name) : elementOf(node);
+    const sub = ensureNamedFieldsAreMembers(child, type);
+    if (isField && declaresField(node, name) && !child.isEmpty()) sub.member = true;
+    out.children.set(key, sub);
+  }
+  return out;
+}

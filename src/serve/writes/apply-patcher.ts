@@ -1,0 +1,58 @@
+/**
+ * The server-side apply Patcher (`application/apply-patch+yaml`): the body (YAML 1.1 or JSON)
+ * is applied to the live object by the field manager over the kind's schema
+ * (src/schema/field-manager.ts; kinds the schema lacks get a deduced type), which also sets the
+ * object's managedFields. Errors as the apiserver's applyPatcher answers them: 400 for another
+ * apiVersion or managedFields in the body, 500 for fields the type does not declare, 409 for
+ * conflicts.
+ */
+import YAML from 'yaml';
+import { internalError } from '../../k8s/status';
+import { badRequestMessage } from '../../k8s/write-status';
+import { applyConfiguration, TypedValueError, type Schema } from '../../schema';
+import type { Patcher } from './patchers';
+
+type Obj = Record<string, any>;
+
+export function applyPatcher(schema: () => Schema): Patcher {
+  return ({ current, patch, apply }) => {
+    if (!apply) throw internalError('apply patch without its field manager');
+    const config = decodeApplyBody(patch);
+    const apiVersion = String(current.apiVersion);
+    const kind = String(current.kind);
+    const given = typeof config.apiVersion === 'string' ? config.apiVersion : '';
+    if (given !== apiVersion) throw badRequestMessage(`Incorrect version specified in apply patch. Specified patch version: ${given}, expected: ${apiVersion}`);
+    if (config.metadata?.managedFields !== undefined && config.metadata?.managedFields !== null) throw badRequestMessage('metadata.managedFields must be nil');
+    try {
+      return applyConfiguration({ node: schema().typeOf(apiVersion, kind), live: current, config, apiVersion, ...apply });
+    } catch (err) {
+      if (!(err instanceof TypedValueError)) throw err;
+      const meta = (config.metadata ?? {}) as Obj;
+      const group = apiVersion.includes('/') ? apiVersion : `/${apiVersion}`;
+      throw internalError(`failed to create typed patch object (${meta.namespace ?? ''}/${meta.name ?? ''}; ${group}, Kind=${config.kind ?? ''}): ${err.message}`);
+    }
+  };
+}
+
+/** The applied configuration: YAML 1.1 (JSON is YAML, read by JSON.parse when it parses); a repeated key keeps its last value. */
+function decodeApplyBody(patch: Buffer): Obj {
+  const text = patch.toString('utf8');
+  let value: unknown = text.trimStart().startsWith('{') ? parseJson(text) : undefined;
+  if (value !== undefined) return value as Obj;
+  try {
+    value = YAML.parse(text, { version: '1.1', uniqueKeys: false });
+  } catch (err) {
+    throw badRequestMessage(`error decoding YAML: ${(err as Error).message.split('\n')[0]}`);
+  }
+  if (value === null || value === undefined) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) throw badRequestMessage('error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type map[string]interface {}');
+  return value as Obj;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * The managedFields of an Update operation (create, update, non-apply patch): over the schema
+ * for the kinds it knows (src/schema/field-manager.ts), schema-less (src/k8s/managed-fields.ts)
+ * for the others.
+ */
+import { trackedPart, updateManagedFields, ZERO_OBJECT, type ManagedFieldsEntry, type ManagedScope } from '../../k8s/managed-fields';
+import { managedFieldsAfterUpdate, zeroObject } from '../../schema';
+import { builtinSchema } from '../builtin-schema';
+import type { ServedResource } from '../served-resources';
+
+type Obj = Record<string, any>;
+
+export interface UpdateOperation {
+  entries: readonly ManagedFieldsEntry[];
+  manager: string;
+  time: string;
+  subresource?: string;
+  scope: ManagedScope;
+  /** The object before (undefined for a create) and after the write. */
+  before: Obj | undefined;
+  after: Obj;
+}
+
+/** `resource`: the written resource; its kind is looked up in the built-in schema unless it is a custom resource. */
+export function managedFieldsOfUpdate(resource: ServedResource, op: UpdateOperation): ManagedFieldsEntry[] {
+  const { kind, apiVersion } = resource.codec.type;
+  const node = resource.info.unstructured ? undefined : builtinSchema().typeOf(apiVersion, kind);
+  if (node) {
+    return managedFieldsAfterUpdate({ ...op, node, apiVersion, before: op.before ?? zeroObject(kind) });
+  }
+  return updateManagedFields({
+    entries: op.entries,
+    manager: op.manager,
+    apiVersion,
+    time: op.time,
+    subresource: op.subresource,
+    // A custom resource's zero object has no spec or status: they are added, as maps, by the creator.
+    before: op.before ? trackedPart(op.before, op.scope) : resource.custom ? { metadata: {} } : ZERO_OBJECT,
+    after: trackedPart(op.after, op.scope),
+    whole: trackedPart(op.after, 'all'),
+  });
+}
