@@ -61,6 +61,8 @@ export async function replay(options: ReplayOptions): Promise<ReplayServer> {
     listen: options.listen,
     writeKubeconfig: options.writeKubeconfig,
     logger: options.logger,
+    acceptHosts: options.acceptHosts,
+    requestTimeoutMs: options.requestTimeoutMs,
     mode: 'replay',
     defaultListen: '127.0.0.1:0',
     faults: (log) => FaultInjector.create(options.faults, { mode: 'replay', log }),

@@ -5,7 +5,7 @@ import { createProxyServer, type ProxyServer, type ServerOptions } from 'http-pr
 import { stream as wsStream } from 'http-proxy-3/dist/lib/http-proxy/passes/ws-incoming';
 import { requestInfo, type RequestInfo } from '../k8s/request-info';
 import { statusResponse } from '../http/respond';
-import { serviceUnavailable } from '../k8s/status';
+import { badRequest, serviceUnavailable } from '../k8s/status';
 import type { Logger } from '../log/logger';
 import type { RecordingQueue } from '../recording/writer-queue';
 import { ExchangeTap } from './exchange-tap';
@@ -243,18 +243,18 @@ export class Passthrough {
 
   /** The upstream could not be reached (refused, DNS, TLS): 503 with a Status naming the cause. */
   private failed(err: Error, req: IncomingMessage, res: ServerResponse, tap: ExchangeTap): void {
-    const status = this.unavailable(err);
+    const status = (err as { notSent?: boolean }).notSent ? badRequest(`kubetape cannot forward this request: ${err.message}`) : this.unavailable(err);
     tap.fail('error', status.message);
     if (res.headersSent || res.destroyed) {
       res.destroy();
       return;
     }
     const { rawHeaders, body } = statusResponse(status);
-    tap.response(503, rawHeaders, { streamed: false });
+    tap.response(status.code, rawHeaders, { streamed: false });
     tap.responseData(body);
-    res.writeHead(503, rawHeaders);
+    res.writeHead(status.code, rawHeaders);
     res.end(body);
-    this.log.warn({ method: req.method, url: req.url, err: status.message }, 'upstream unavailable');
+    this.log.warn({ method: req.method, url: req.url, err: status.message }, status.code === 503 ? 'upstream unavailable' : 'not forwarded');
   }
 
   private unavailable(err: Error) {
