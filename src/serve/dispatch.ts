@@ -93,7 +93,7 @@ async function dispatch(deps: DispatchDeps, req: IncomingMessage, res: ServerRes
 function refuseRequestTarget(req: IncomingMessage, res: ServerResponse): boolean {
   if (requestTargetError(req.url ?? '/') === undefined) return false;
   const body = '400 Bad Request';
-  res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
+  res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close', 'Content-Length': body.length });
   res.end(body);
   return true;
 }

@@ -86,6 +86,11 @@ export class HttpFront {
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     this.record(req);
+    if (/%(?![0-9A-Fa-f]{2})/.test((req.url ?? '/').split('?')[0]!)) {
+      // Go's server refuses a path it cannot unescape before any handler runs.
+      res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close', 'Content-Length': 15 });
+      return void res.end('400 Bad Request');
+    }
     const url = requestUrl(req.url ?? '/');
     const ctx: Ctx = { req, res, url, query: url.searchParams, pretty: wantsPretty(req, url.searchParams), store: this.o.store, settings: this.o.settings };
     let protobufErrors = false;
