@@ -11,6 +11,8 @@ export interface RawAnswer {
   text: string;
   /** The status code of the first response line, or 0. */
   status: number;
+  /** The server closed the connection (rather than the wait ending). */
+  closedByServer: boolean;
 }
 
 /**
@@ -24,26 +26,27 @@ export function sendRaw(url: string, bytes: Buffer | string, opts: { timeoutMs?:
     let got = '';
     let done = false;
     let settle: NodeJS.Timeout | undefined;
-    const finish = () => {
+    const finish = (closedByServer = false) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
       clearTimeout(settle);
       socket.destroy();
       const m = /^HTTP\/1\.[01] (\d{3})/.exec(got);
-      resolve({ text: got, status: m ? Number(m[1]) : 0 });
+      resolve({ text: got, status: m ? Number(m[1]) : 0, closedByServer });
     };
-    const timer = setTimeout(finish, opts.timeoutMs ?? 1500);
+    const timer = setTimeout(() => finish(), opts.timeoutMs ?? 1500);
     socket.on('connect', () => {
       socket.write(bytes);
       if (opts.endAfterWrite) socket.end();
     });
     socket.on('data', (d: Buffer) => {
       got += d.toString('latin1');
-      settle ??= setTimeout(finish, opts.settleMs ?? 30);
+      settle ??= setTimeout(() => finish(), opts.settleMs ?? 30);
     });
-    socket.on('error', finish);
-    socket.on('close', finish);
+    socket.on('error', () => finish(true));
+    socket.on('end', () => finish(true));
+    socket.on('close', () => finish(true));
   });
 }
 
