@@ -13,6 +13,7 @@ interface RecordArgs {
   context?: string;
   listen: string;
   'write-kubeconfig'?: string;
+  'accept-hosts'?: string;
   'keep-secrets': boolean;
   'log-level': (typeof LOG_LEVELS)[number];
   faults?: string;
@@ -30,6 +31,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
       .option('context', { type: 'string', describe: 'kubeconfig context (default: its current context)' })
       .conflicts('upstream', ['kubeconfig', 'context'])
       .option('listen', { type: 'string', default: DEFAULT_LISTEN, describe: 'HOST:PORT (port 0: any free port)' })
+      .option('accept-hosts', { type: 'string', describe: 'comma-separated regular expressions: Host names accepted besides the listen address and loopback names (as kubectl proxy)' })
       .option('write-kubeconfig', { type: 'string', describe: 'write a kubeconfig pointing clients at the proxy here' })
       .option('keep-secrets', { type: 'boolean', default: false, describe: 'keep Secret data/stringData (redacted by default)' })
       .option('log-level', { choices: LOG_LEVELS, default: 'info' as const, describe: 'log level (JSON lines on stderr)' })
@@ -41,6 +43,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
       kubeconfig: args.kubeconfig,
       context: args.context,
       listen: args.listen,
+      acceptHosts: args['accept-hosts'],
       writeKubeconfig: args['write-kubeconfig'],
       keepSecrets: args['keep-secrets'],
       faults: args.faults,

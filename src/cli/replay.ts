@@ -9,6 +9,7 @@ interface ReplayArgs {
   db: string;
   listen: string;
   'write-kubeconfig'?: string;
+  'accept-hosts'?: string;
   speed: number;
   'on-miss': OnMiss;
   upstream?: string;
@@ -28,6 +29,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
     y
       .option('db', { type: 'string', demandOption: true, describe: 'recording file' })
       .option('listen', { type: 'string', default: DEFAULT_LISTEN, describe: 'HOST:PORT (port 0: any free port)' })
+      .option('accept-hosts', { type: 'string', describe: 'comma-separated regular expressions: Host names accepted besides the listen address and loopback names (as kubectl proxy)' })
       .option('write-kubeconfig', { type: 'string', describe: 'write a kubeconfig pointing at the replay server here' })
       .option('speed', { type: 'number', default: 1, describe: 'multiplies recorded frame offsets: 0.5 twice as fast, 0 as fast as possible' })
       .option('on-miss', { choices: ON_MISS, default: 'error' as OnMiss, describe: 'error: 404 Status explaining the miss; proxy: forward and record' })
@@ -45,6 +47,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
     const server = await replay({
       db: args.db,
       listen: args.listen,
+      acceptHosts: args['accept-hosts'],
       writeKubeconfig: args['write-kubeconfig'],
       speed: args.speed,
       onMiss: args['on-miss'],

@@ -11,6 +11,7 @@ interface ServeArgs {
   db?: string;
   listen: string;
   'write-kubeconfig'?: string;
+  'accept-hosts'?: string;
   'compaction-window'?: string;
   'keep-revisions'?: number;
   clock: ClockMode;
@@ -31,6 +32,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     y
       .option('db', { type: 'string', describe: 'recording file (default: none, an empty v1.26 cluster)' })
       .option('listen', { type: 'string', default: DEFAULT_LISTEN, describe: 'HOST:PORT (port 0: any free port)' })
+      .option('accept-hosts', { type: 'string', describe: 'comma-separated regular expressions: Host names accepted besides the listen address and loopback names (as kubectl proxy)' })
       .option('write-kubeconfig', { type: 'string', describe: 'write a kubeconfig pointing clients at the server here' })
       .option('compaction-window', { type: 'string', describe: 'compact history older than this (e.g. 5m, like etcd)' })
       .option('keep-revisions', { type: 'number', describe: 'keep only this many revisions below the head' })
@@ -56,6 +58,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     const server = await serve({
       db: args.db,
       listen: args.listen,
+      acceptHosts: args['accept-hosts'],
       writeKubeconfig: args['write-kubeconfig'],
       compactionWindowMs: args['compaction-window'] === undefined ? undefined : duration('--compaction-window', args['compaction-window']),
       keepRevisions: keep,

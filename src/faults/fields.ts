@@ -68,9 +68,21 @@ export function expectOneOf<T extends string>(value: unknown, choices: readonly 
 export function expectInteger(value: unknown, field: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
   if (typeof value !== 'number' || !Number.isInteger(value)) throw new FaultConfigError(field, `must be an integer, got ${describe(value)}`);
   if (value < min || value > max) {
-    throw new FaultConfigError(field, max === Number.MAX_SAFE_INTEGER ? `must be at least ${min}` : `must be between ${min} and ${max}`);
+    const problem = max !== Number.MAX_SAFE_INTEGER ? `must be between ${min} and ${max}` : value < min ? `must be at least ${min}` : `must be at most ${max}`;
+    throw new FaultConfigError(field, problem);
   }
   return value;
+}
+
+/** The longest a timer waits (Node's setTimeout, like a browser's, takes a signed 32-bit count of milliseconds). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A count of milliseconds a timer waits: an integer from 0 to MAX_TIMER_MS (about 24.8 days). */
+export function expectTimerMs(value: unknown, field: string): number {
+  if (typeof value === 'number' && Number.isInteger(value) && value > MAX_TIMER_MS) {
+    throw new FaultConfigError(field, `must be at most ${MAX_TIMER_MS} ms (about 24.8 days, the longest a timer waits), got ${value}`);
+  }
+  return expectInteger(value, field, 0);
 }
 
 export function optionalInteger(value: unknown, field: string, min: number, max?: number): number | undefined {

@@ -109,7 +109,7 @@ describe('/_kubetape/faults', () => {
   afterEach(() => new Promise<void>((r) => server.close(() => r())));
 
   const call = async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${base}${p}`, { method, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${base}${p}`, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
     return { status: res.status, body: (await res.json()) as any };
   };
 

@@ -4,6 +4,7 @@ import { sendStatus } from '../http/respond';
 import type { StatusError } from '../k8s/status';
 import type { ActionType } from './definition';
 import type { FaultRequest } from './fault-request';
+import { MAX_TIMER_MS } from './fields';
 
 /** A fault that acts on a watch stream, frame by frame or on a timer (watch-stream-guard.ts applies them). */
 export type StreamFault =
@@ -93,6 +94,8 @@ export function resetConnection(res: ServerResponse): void {
   else socket.destroy();
 }
 
+/** Waits `ms`, however long: a wait beyond one timer's reach (2^31-1 ms; several delays add up) is chained. */
 export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  const step = Math.min(ms, MAX_TIMER_MS);
+  return new Promise<void>((resolve) => setTimeout(resolve, step)).then(() => (ms > step ? sleep(ms - step) : undefined));
 }

@@ -9,6 +9,7 @@ import {
   checkKeys,
   describe,
   expectInteger,
+  expectTimerMs,
   expectObject,
   expectOneOf,
   expectStrings,
@@ -134,10 +135,10 @@ function condition(value: unknown, field: string): ValueCondition {
 
 function delayMs(value: unknown, field: string): number | { min: number; max: number } {
   if (value === undefined) throw new FaultConfigError(field, 'is required (milliseconds, or { min, max })');
-  if (!isObject(value)) return expectInteger(value, field, 0);
+  if (!isObject(value)) return expectTimerMs(value, field);
   checkKeys(value, ['min', 'max'], field);
-  const min = expectInteger(value.min, `${field}.min`, 0);
-  const max = expectInteger(value.max, `${field}.max`, 0);
+  const min = expectTimerMs(value.min, `${field}.min`);
+  const max = expectTimerMs(value.max, `${field}.max`);
   if (max < min) throw new FaultConfigError(`${field}.max`, `must not be less than min (${min})`);
   return { min, max };
 }
@@ -145,7 +146,7 @@ function delayMs(value: unknown, field: string): number | { min: number; max: nu
 function streamPoint(a: Fields, field: string): StreamPoint {
   const point: StreamPoint = {};
   const afterEvents = optionalInteger(a.afterEvents, `${field}.afterEvents`, 0);
-  const afterMs = optionalInteger(a.afterMs, `${field}.afterMs`, 0);
+  const afterMs = a.afterMs === undefined ? undefined : expectTimerMs(a.afterMs, `${field}.afterMs`);
   if (afterEvents !== undefined) point.afterEvents = afterEvents;
   if (afterMs !== undefined) point.afterMs = afterMs;
   return point;

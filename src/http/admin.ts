@@ -1,13 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StatusError, badRequest, failure } from '../k8s/status';
+import { foreignOrigin } from './host-check';
 import { readBody, sendJson, sendStatus } from './respond';
 
 export const ADMIN_PREFIX = '/_kubetape/';
 
+/** Methods whose body the admin API reads: JSON only, so that a cross-site form or `text/plain` POST is refused. */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
 export type AdminHandler = (body: any, req: IncomingMessage) => unknown | Promise<unknown>;
 
 /**
- * The admin API under `/_kubetape/`, answered only to loopback clients. Each mode adds its routes
+ * The admin API under `/_kubetape/`, answered only to loopback clients, never to a request from a
+ * web page of another origin (`Origin`), and taking bodies as `application/json` only (a browser
+ * sends no such request cross-site without asking first). Each mode adds its routes
  * (`status`, `advance`, `compact`, `journal`, `faults` …); a handler returns the JSON to send or
  * throws a StatusError.
  */
@@ -34,7 +40,13 @@ export class AdminApi {
       if (!isLoopback(req.socket.remoteAddress)) {
         throw new StatusError(failure(403, 'Forbidden', 'the kubetape admin API answers loopback clients only'));
       }
+      const foreign = foreignOrigin(req);
+      if (foreign) throw foreign;
       const method = (req.method ?? 'GET').toUpperCase();
+      if (BODY_METHODS.has(method) && !isJson(req.headers['content-type'])) {
+        const given = req.headers['content-type'] === undefined ? 'none' : JSON.stringify(req.headers['content-type']);
+        throw new StatusError(failure(415, 'UnsupportedMediaType', `the kubetape admin API takes ${method} bodies as application/json only (Content-Type: ${given})`));
+      }
       const handler = this.routes.get(`${method} ${path}`) ?? this.prefixRoute(method, path);
       if (!handler) {
         const known = [...this.routes.keys()].some((k) => k.split(' ')[1] === path);
@@ -65,6 +77,10 @@ export class AdminApi {
     if (slash < 0) return undefined;
     return this.routes.get(`${method} ${path.slice(0, slash)}/*`);
   }
+}
+
+function isJson(contentType: string | undefined): boolean {
+  return contentType !== undefined && contentType.split(';')[0]!.trim().toLowerCase() === 'application/json';
 }
 
 export function isLoopback(address: string | undefined): boolean {

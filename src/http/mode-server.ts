@@ -7,7 +7,13 @@ import { UsageError } from '../errors/usage-error';
 import { silentLogger, type Logger } from '../log/logger';
 import { AdminApi } from './admin';
 import { writeKubeconfig } from './kubeconfig';
+import { HostCheck, parseAcceptHosts } from './host-check';
 import { closeServer, listen, parseListen, type ListenAddress } from './listen';
+import { guardHandlers } from './request-guard';
+
+/** How long a client may take to send a request's head, and its whole request (kube-apiserver: 32 s, and 60 s for a request that is not long-running). */
+const HEADERS_TIMEOUT_MS = 32_000;
+const REQUEST_TIMEOUT_MS = 60_000;
 
 /** What the lifecycle needs of a fault engine (src/faults' FaultInjector): it mounts its admin routes. */
 export interface AdminMounted {
@@ -21,6 +27,13 @@ export interface ServerOptions {
   /** Write a kubeconfig pointing clients at the server here (default: a temporary file, removed on close). */
   writeKubeconfig?: string;
   logger?: Logger;
+  /**
+   * Regular expressions (comma-separated, as `kubectl proxy --accept-hosts` takes them) for `Host`
+   * names accepted besides the listen address and the loopback names; any other Host is refused (403).
+   */
+  acceptHosts?: string | readonly string[];
+  /** How long a client may take to send its whole request, head and body (default 60 s); a response (a watch) is never cut. */
+  requestTimeoutMs?: number;
 }
 
 export interface ModeServerOptions<F extends AdminMounted> extends ServerOptions {
@@ -64,12 +77,18 @@ export interface ModeServer<F> {
 export async function startModeServer<F extends AdminMounted>(options: ModeServerOptions<F>): Promise<ModeServer<F>> {
   const log = (options.logger ?? silentLogger()).child({ component: options.mode });
   const address = typeof options.listen === 'object' ? options.listen : parseListen(options.listen ?? options.defaultListen);
+  const hosts = new HostCheck(address.host, parseAcceptHosts(options.acceptHosts));
   const faults = await options.faults(log);
   const admin = new AdminApi();
   faults.mount(admin);
   const mode = await options.setUp({ log, admin, faults });
-  const server = createServer(mode.request);
-  if (mode.upgrade) server.on('upgrade', (req, socket, head) => mode.upgrade!(req, socket, head));
+  const handlers = guardHandlers(mode, hosts, log);
+  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  const server = createServer(
+    { requestTimeout, headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeout), connectionsCheckingInterval: Math.min(1000, requestTimeout) },
+    handlers.request,
+  );
+  if (handlers.upgrade) server.on('upgrade', handlers.upgrade);
 
   let kubeconfigPath: string | undefined;
   let closing: Promise<void> | undefined;

@@ -1,4 +1,4 @@
-import { requestInfo } from './request-info';
+import { requestInfo, requestTargetError } from './request-info';
 
 describe('requestInfo', () => {
   it.each([
@@ -29,5 +29,31 @@ describe('requestInfo', () => {
     const info = requestInfo('GET', url);
     expect(info.path).toBe(parsed.pathname);
     expect([...info.query]).toEqual([...parsed.searchParams]);
+  });
+
+  // A Go server reads a request-target beginning with `//` as a path (no authority without a scheme).
+  it.each([
+    ['//a^b/api', '//a^b/api'],
+    ['//[', '//['],
+    ['//[x/api/v1/namespaces/tx/pods/p/exec', '//[x/api/v1/namespaces/tx/pods/p/exec'],
+    ['//evil.example/api/v1/pods?limit=1', '//evil.example/api/v1/pods'],
+    ['/api/v1/namespaces/%zz/pods', '/api/v1/namespaces/%zz/pods'],
+    ['*', '/*'],
+    ['http://[/api', '/http://[/api'],
+  ])('%s is the path %s, never a throw', (url, path) => {
+    const info = requestInfo('GET', url);
+    expect(info.path).toBe(path);
+    expect(info.isResourceRequest).toBe(path.startsWith('/api/'));
+  });
+
+  it.each([
+    ['/api/v1/namespaces/%zz/pods', 'invalid URL escape "%zz"'],
+    ['/api/v1/pods/%', 'invalid URL escape "%"'],
+    ['/api/v1/pods/x\x01', 'invalid control character in URL'],
+    ['/api/v1/pods?labelSelector=%zz', undefined],
+    ['//a^b/api', undefined],
+    ['/api/v1/namespaces/n%20s/pods', undefined],
+  ])('requestTargetError(%j) is %j, as Go\'s url.ParseRequestURI', (url, expected) => {
+    expect(requestTargetError(url)).toBe(expected);
   });
 });

@@ -92,6 +92,9 @@ const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?:\/|$)/i;
 /**
  * The path and query of a request URL, as `new URL(url, base)` gives them: split by hand for the
  * common plain path (the URL parser is a measurable part of a proxied GET), parsed otherwise.
+ * Never throws. A request-target is a path even when it begins with `//` (Go's
+ * url.ParseRequestURI, which kube-apiserver's server uses, reads no authority without a scheme);
+ * one the URL parser refuses is split as it is.
  */
 function splitUrl(url: string): { path: string; query: URLSearchParams } {
   const q = url.indexOf('?');
@@ -99,8 +102,28 @@ function splitUrl(url: string): { path: string; query: URLSearchParams } {
   if (PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path) && !url.includes('#')) {
     return { path, query: new URLSearchParams(q < 0 ? '' : url.slice(q + 1)) };
   }
-  const parsed = new URL(url, 'http://kubetape.invalid');
-  return { path: parsed.pathname, query: parsed.searchParams };
+  try {
+    const parsed = url.startsWith('/') ? new URL(`${PARSE_ORIGIN}${url}`) : new URL(url, PARSE_ORIGIN);
+    return { path: parsed.pathname, query: parsed.searchParams };
+  } catch {
+    return { path: path.startsWith('/') ? path : `/${path}`, query: new URLSearchParams(q < 0 ? '' : url.slice(q + 1)) };
+  }
+}
+
+const PARSE_ORIGIN = 'http://kubetape.invalid';
+
+/**
+ * Why a Go server refuses the request-target's path before any handler sees it (its
+ * url.ParseRequestURI fails: a `%` not followed by two hex digits, a control character), or
+ * undefined. kube-apiserver answers such a request `400 Bad Request` in plain text.
+ */
+export function requestTargetError(url: string): string | undefined {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  if (/[\x00-\x1f\x7f]/.test(url)) return 'invalid control character in URL';
+  const bad = /%(?![0-9A-Fa-f]{2})/.exec(path);
+  if (bad) return `invalid URL escape ${JSON.stringify(path.slice(bad.index, bad.index + 3))}`;
+  return undefined;
 }
 
 function verbOf(method: string, info: RequestInfo, watch: boolean): RequestVerb {

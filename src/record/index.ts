@@ -56,6 +56,8 @@ export async function record(options: RecordOptions): Promise<RecordServer> {
     listen: options.listen,
     writeKubeconfig: options.writeKubeconfig,
     logger: options.logger,
+    acceptHosts: options.acceptHosts,
+    requestTimeoutMs: options.requestTimeoutMs,
     mode: 'record',
     defaultListen: DEFAULT_LISTEN,
     faults: (log) => FaultInjector.create(options.faults, { mode: 'record', log }),

@@ -40,7 +40,7 @@ export interface ReplayServer {
   admin: AdminApi;
   /** The fault rules (also at /_kubetape/faults): add, list, remove, journal(). */
   faults: FaultInjector;
-  /** Every request so far with the exchange it matched or why it missed (the last 100,000). */
+  /** Every request so far with the exchange it matched or why it missed (the most recent: see `journalLimit`, `journalBytes`). */
   journal(): JournalEntry[];
   /** Requests served, misses, recorded exchanges never used — so far. */
   summary(): ReplaySummary;
@@ -63,6 +63,8 @@ export async function replay(options: ReplayOptions): Promise<ReplayServer> {
     listen: options.listen,
     writeKubeconfig: options.writeKubeconfig,
     logger: options.logger,
+    acceptHosts: options.acceptHosts,
+    requestTimeoutMs: options.requestTimeoutMs,
     mode: 'replay',
     defaultListen: '127.0.0.1:0',
     faults: (log) => FaultInjector.create(options.faults, { mode: 'replay', log }),
@@ -89,7 +91,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayServer> {
         db.close();
         throw err;
       }
-      journal = new ReplayJournal(options.journalLimit);
+      journal = new ReplayJournal(options.journalLimit, options.journalBytes);
       const faultHooks = replayFaultHooks(faults, options.hooks);
       // Planning costs a URL parse per request: skip it while there are no rules (nor hooks of the caller's).
       const hooks: ReplayHooks = options.hooks
@@ -97,7 +99,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayServer> {
         : { onRequest: (ctx) => (faults.size === 0 ? false : faultHooks.onRequest!(ctx)), onFrame: faultHooks.onFrame };
       const handler = new ReplayHandler({ index, store, keyOptions: keys, speed, journal, admin, log, hooks, forwarder });
       summary = () => journal.summary(index.size, handler.cursor.used.size);
-      admin.add('GET', 'journal', () => ({ summary: summary(), entries: journal.list() }));
+      admin.add('GET', 'journal', () => ({ summary: summary(), dropped: journal.dropped, entries: journal.list() }));
       admin.add('GET', 'summary', () => summary());
       return {
         request: (req, res) => handler.handle(req, res),

@@ -40,4 +40,6 @@ export interface ReplayOptions extends ServerOptions {
   faults?: FaultsOption;
   /** How many journal entries are kept (the most recent); default 100,000. */
   journalLimit?: number;
+  /** How many bytes of journal entries are kept (the most recent; a miss's entry holds its explanation); default 8 MiB. */
+  journalBytes?: number;
 }

@@ -13,6 +13,7 @@ import { IndexCursor, type Match } from './index-cursor';
 import type { ExchangeIndex } from './exchange-index';
 import type { ReplayJournal, JournalEntry } from './replay-journal';
 import type { MissForwarder } from './miss-forwarder';
+import { MissLog } from './miss-log';
 import { replayMiss } from './miss-status';
 import { playback } from './playback';
 import { normaliseRequest, type KeyOptions, type NormalisedRequest } from './request-key';
@@ -38,9 +39,11 @@ export interface ReplayHandlerDeps {
  */
 export class ReplayHandler {
   readonly cursor: IndexCursor;
+  private readonly misses: MissLog;
 
   constructor(private readonly deps: ReplayHandlerDeps) {
     this.cursor = new IndexCursor(deps.index);
+    this.misses = new MissLog(deps.log);
   }
 
   handle(req: IncomingMessage, res: ServerResponse): void {
@@ -91,11 +94,11 @@ export class ReplayHandler {
   }
 
   private miss(method: string, url: string, request: NormalisedRequest, ctx: RequestState): void {
-    const { index, store, keyOptions, journal, log } = this.deps;
+    const { index, store, keyOptions, journal } = this.deps;
     const candidates = closestCandidates(request, url, index, store, keyOptions);
     const message = missMessage(method, url, request, candidates);
     ctx.journalled(journal.add({ method, url, outcome: 'missed', status: 404, message, candidates }));
-    log.warn({ method, url, representation: request.representation, candidates }, message);
+    this.misses.miss(request.key, { method, url, representation: request.representation, candidates }, message);
     sendStatus(ctx.res, replayMiss(message, candidates));
   }
 

@@ -42,38 +42,53 @@ export interface ReplaySummary {
   recorded: number;
 }
 
+/** How many bytes of entries the journal keeps by default (its oldest are dropped beyond). */
+export const DEFAULT_JOURNAL_BYTES = 8 * 1024 * 1024;
+/** An entry's fixed cost in memory (object, seq, time, outcome, numbers), beside its strings. */
+const ENTRY_BYTES = 160;
+
 /**
- * Every request of one replay with what answered it. Keeps the last `limit` entries (a benchmark
- * sends millions); the counts cover all of them.
+ * Every request of one replay with what answered it. Keeps the most recent entries, at most
+ * `limit` of them and at most `maxBytes` of them (a miss carries its explanation and candidates:
+ * a benchmark or a client in a loop sends millions); the counts cover all of them, and `dropped`
+ * says how many entries were let go.
  */
 export class ReplayJournal {
-  /** A ring: once full, `next` is the oldest entry's slot. */
-  private readonly ring: JournalEntry[] = [];
-  private next = 0;
+  /** Entries in arrival order from `start`; those before it were dropped (the array is compacted now and then). */
+  private entries: JournalEntry[] = [];
+  /** Arrival time (ms) and estimated size of the entry at the same index. */
+  private times: number[] = [];
+  private sizes: number[] = [];
+  private start = 0;
+  private bytes = 0;
   private total = 0;
-  /** Arrival time (ms) of the entry in the same ring slot, formatted only when the journal is read. */
-  private readonly times: Float64Array;
+  private droppedCount = 0;
   private readonly counts: Record<JournalOutcome, number> = { matched: 0, missed: 0, proxied: 0, answered: 0 };
 
-  constructor(private readonly limit = 100_000) {
-    this.times = new Float64Array(limit);
-  }
+  constructor(private readonly limit = 100_000, private readonly maxBytes = DEFAULT_JOURNAL_BYTES) {}
 
   add(entry: NewEntry): JournalEntry {
     const full = entry as JournalEntry; // taken over, not copied: one object per request
     full.seq = ++this.total;
     full.at = '';
     this.counts[entry.outcome]++;
-    let slot: number;
-    if (this.ring.length < this.limit) {
-      slot = this.ring.push(full) - 1;
-    } else {
-      slot = this.next;
-      this.ring[slot] = full;
-      this.next = (slot + 1) % this.limit;
-    }
-    this.times[slot] = Date.now();
+    const size = entrySize(full);
+    this.entries.push(full);
+    this.times.push(Date.now());
+    this.sizes.push(size);
+    this.bytes += size;
+    while (this.entries.length - this.start > this.limit || (this.bytes > this.maxBytes && this.entries.length - this.start > 1)) this.dropOldest();
     return full;
+  }
+
+  /** Entries let go to keep within the bounds, so far. */
+  get dropped(): number {
+    return this.droppedCount;
+  }
+
+  /** The estimated size of the entries kept. */
+  get retainedBytes(): number {
+    return this.bytes;
   }
 
   /** Changes an entry's outcome (a hook answered a request first counted as matched …). */
@@ -84,10 +99,24 @@ export class ReplayJournal {
   }
 
   list(): JournalEntry[] {
-    this.ring.forEach((e, slot) => {
-      if (!e.at) e.at = new Date(this.times[slot]!).toISOString();
+    const kept = this.entries.slice(this.start);
+    kept.forEach((e, i) => {
+      if (!e.at) e.at = new Date(this.times[this.start + i]!).toISOString();
     });
-    return [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
+    return kept;
+  }
+
+  private dropOldest(): void {
+    this.bytes -= this.sizes[this.start]!;
+    this.entries[this.start] = undefined as unknown as JournalEntry;
+    this.start++;
+    this.droppedCount++;
+    if (this.start >= 4096 && this.start * 2 >= this.entries.length) {
+      this.entries = this.entries.slice(this.start);
+      this.times = this.times.slice(this.start);
+      this.sizes = this.sizes.slice(this.start);
+      this.start = 0;
+    }
   }
 
   summary(recorded: number, used: number): ReplaySummary {
@@ -108,4 +137,11 @@ export class ReplayJournal {
 export function summaryLine(s: ReplaySummary): string {
   const extra = [s.proxied ? `${s.proxied} proxied` : '', s.answered ? `${s.answered} answered without the recording` : ''].filter(Boolean);
   return `kubetape replay: ${s.requests} requests, ${s.served} served from the recording, ${s.misses} miss${s.misses === 1 ? '' : 'es'}${extra.length ? `, ${extra.join(', ')}` : ''}; ${s.unused} of ${s.recorded} recorded exchanges never used`;
+}
+
+/** About what an entry holds in memory: its strings (two bytes a character) and the candidates of a miss. */
+function entrySize(e: JournalEntry): number {
+  let size = ENTRY_BYTES + 2 * (e.url.length + e.method.length + (e.message?.length ?? 0));
+  if (e.candidates) size += 2 * JSON.stringify(e.candidates).length;
+  return size;
 }

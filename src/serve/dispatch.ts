@@ -3,7 +3,7 @@
  * (get / list / watch, and writes: src/serve/writes). Errors become the apiserver's Status bodies.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { requestInfo } from '../k8s/request-info';
+import { requestInfo, requestTargetError } from '../k8s/request-info';
 import { StatusError, resourceNotFound, statusFor } from '../k8s/status';
 import type { Logger } from '../log/logger';
 import type { AdminApi } from '../http/admin';
@@ -38,6 +38,7 @@ const OBJECT_SUBRESOURCES = new Set(['', 'status', 'finalize']);
 
 export function createDispatcher(deps: DispatchDeps): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
+    if (refuseRequestTarget(req, res)) return;
     if (answerHealth(req, res)) return;
     if (deps.admin.handle(req, res)) return;
     dispatch(deps, req, res).catch((err: unknown) => fail(deps, req, res, err));
@@ -97,6 +98,18 @@ async function dispatch(deps: DispatchDeps, req: IncomingMessage, res: ServerRes
 function sendPageNotFound(res: ServerResponse): void {
   res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
   res.end('404 page not found\n');
+}
+
+/**
+ * A path Go's server cannot parse (a bad `%` escape, a control character) is answered before any
+ * handler, as kube-apiserver's net/http does: `400 Bad Request` in plain text, connection closed.
+ */
+function refuseRequestTarget(req: IncomingMessage, res: ServerResponse): boolean {
+  if (requestTargetError(req.url ?? '/') === undefined) return false;
+  const body = '400 Bad Request';
+  res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close', 'Content-Length': body.length });
+  res.end(body);
+  return true;
 }
 
 function fail(deps: DispatchDeps, req: IncomingMessage, res: ServerResponse, err: unknown): void {

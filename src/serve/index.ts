@@ -93,6 +93,8 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
     listen: options.listen,
     writeKubeconfig: options.writeKubeconfig,
     logger: options.logger,
+    acceptHosts: options.acceptHosts,
+    requestTimeoutMs: options.requestTimeoutMs,
     mode: 'serve',
     defaultListen: '127.0.0.1:0',
     faults: (log) => FaultInjector.create(options.faults, { mode: 'serve', log }),

@@ -31,7 +31,14 @@ export function forwardRequest(
     headers,
     agent: upstream.agent,
   };
-  const upstreamReq = target.protocol === 'https:' ? https.request(options) : http.request(options);
+  let upstreamReq: http.ClientRequest;
+  try {
+    upstreamReq = target.protocol === 'https:' ? https.request(options) : http.request(options);
+  } catch (err) {
+    // Node refuses to send it (a path with characters no request may carry): nothing went upstream.
+    onError(Object.assign(err as Error, { notSent: true }));
+    return;
+  }
   upstreamReq.on('response', onResponse);
   const failed = (err: Error) => {
     upstreamReq.destroy();

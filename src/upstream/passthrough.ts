@@ -1,11 +1,11 @@
-import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex, Readable } from 'node:stream';
 import { createProxyServer, type ProxyServer, type ServerOptions } from 'http-proxy-3';
 import { stream as wsStream } from 'http-proxy-3/dist/lib/http-proxy/passes/ws-incoming';
 import { requestInfo, type RequestInfo } from '../k8s/request-info';
 import { statusResponse } from '../http/respond';
-import { serviceUnavailable } from '../k8s/status';
+import { badRequest, serviceUnavailable, type StatusError } from '../k8s/status';
 import type { Logger } from '../log/logger';
 import type { RecordingQueue } from '../recording/writer/recording-queue';
 import { ExchangeTap } from './exchange-tap';
@@ -128,19 +128,26 @@ export class Passthrough {
     // Clients do not half-close exec/attach/port-forward streams: their FIN ends the session, both ways
     // (the HTTP server's sockets allow half-open connections, which would otherwise linger).
     socket.on('end', () => socket.destroy());
-    this.proxy.ws(req, socket, head, this.upgradeOptions(req), (err) => {
-      const status = this.unavailable(err);
-      tap.fail('error', status.message);
-      if (!tap.responded && (socket as { writable?: boolean }).writable) {
-        const { rawHeaders, body } = statusResponse(status);
-        tap.response(503, rawHeaders, { streamed: false });
-        tap.responseData(body);
-        let head = 'HTTP/1.1 503 Service Unavailable\r\n';
-        for (let i = 0; i < rawHeaders.length; i += 2) head += `${rawHeaders[i]}: ${rawHeaders[i + 1]}\r\n`;
-        socket.write(`${head}Connection: close\r\n\r\n`);
-        socket.write(body);
-      }
-    });
+    try {
+      this.proxy.ws(req, socket, head, this.upgradeOptions(req), (err) => this.refuseUpgrade(socket, tap, this.unavailable(err)));
+    } catch (err) {
+      // http-proxy-3 cannot make an upstream request of it (a target no URL parser takes): nothing went upstream.
+      this.refuseUpgrade(socket, tap, badRequest(`kubetape cannot forward this request: ${(err as Error).message}`));
+      socket.end();
+    }
+  }
+
+  /** Answers an upgrade that did not reach the upstream with a Status, recorded as its response. */
+  private refuseUpgrade(socket: Duplex, tap: ExchangeTap, status: StatusError): void {
+    tap.fail('error', status.message);
+    if (tap.responded || !(socket as { writable?: boolean }).writable) return;
+    const { rawHeaders, body } = statusResponse(status);
+    tap.response(status.code, rawHeaders, { streamed: false });
+    tap.responseData(body);
+    let head = `HTTP/1.1 ${status.code} ${STATUS_CODES[status.code]}\r\n`;
+    for (let i = 0; i < rawHeaders.length; i += 2) head += `${rawHeaders[i]}: ${rawHeaders[i + 1]}\r\n`;
+    socket.write(`${head}Connection: close\r\n\r\n`);
+    socket.write(body);
   }
 
   /** Shutting down: exchanges still open (watches, upgrades) end as aborted by the recorder; resolves once each has recorded its end. */
@@ -243,18 +250,18 @@ export class Passthrough {
 
   /** The upstream could not be reached (refused, DNS, TLS): 503 with a Status naming the cause. */
   private failed(err: Error, req: IncomingMessage, res: ServerResponse, tap: ExchangeTap): void {
-    const status = this.unavailable(err);
+    const status = (err as { notSent?: boolean }).notSent ? badRequest(`kubetape cannot forward this request: ${err.message}`) : this.unavailable(err);
     tap.fail('error', status.message);
     if (res.headersSent || res.destroyed) {
       res.destroy();
       return;
     }
     const { rawHeaders, body } = statusResponse(status);
-    tap.response(503, rawHeaders, { streamed: false });
+    tap.response(status.code, rawHeaders, { streamed: false });
     tap.responseData(body);
-    res.writeHead(503, rawHeaders);
+    res.writeHead(status.code, rawHeaders);
     res.end(body);
-    this.log.warn({ method: req.method, url: req.url, err: status.message }, 'upstream unavailable');
+    this.log.warn({ method: req.method, url: req.url, err: status.message }, status.code === 503 ? 'upstream unavailable' : 'not forwarded');
   }
 
   private unavailable(err: Error) {

@@ -215,7 +215,7 @@ describe('upgrades', () => {
     const socket = net.connect(Number(new URL(rec.url).port), '127.0.0.1');
     let got = '';
     socket.on('data', (d) => (got += d.toString('latin1')));
-    socket.write('POST /api/v1/namespaces/x/pods/p/exec?command=cat&stdin=true&stdout=true HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\nX-Stream-Protocol-Version: v4.channel.k8s.io\r\nContent-Length: 0\r\n\r\n');
+    socket.write('POST /api/v1/namespaces/x/pods/p/exec?command=cat&stdin=true&stdout=true HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\nX-Stream-Protocol-Version: v4.channel.k8s.io\r\nContent-Length: 0\r\n\r\n');
     expect(await eventually(() => got.includes('\r\n\r\n'))).toBe(true);
     expect(got).toMatch(/^HTTP\/1\.1 101 /);
     const head = got.length;

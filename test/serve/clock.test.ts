@@ -48,7 +48,7 @@ describe('serve: clock and compaction', () => {
 
   it('admin API: status, advance, compact (loopback)', async () => {
     api = await serve({ db, clock: 'manual' });
-    const admin = (path: string, body?: unknown) => get(`${api!.url}/_kubetape/${path}`, { method: body ? 'POST' : 'GET', body: body ? JSON.stringify(body) : undefined });
+    const admin = (path: string, body?: unknown) => get(`${api!.url}/_kubetape/${path}`, { method: body ? 'POST' : 'GET', body: body ? JSON.stringify(body) : undefined, headers: body ? { 'Content-Type': 'application/json' } : {} });
     expect((await admin('status')).json).toMatchObject({ headResourceVersion: '100', floor: '100', clock: 'manual', pendingChanges: 3, endResourceVersion: '103' });
     expect((await admin('advance', { events: 2 })).json).toEqual({ applied: 2, headResourceVersion: '102', atEnd: false });
     expect((await admin('compact', { resourceVersion: '101' })).json).toMatchObject({ compactedResourceVersion: '101', status: { floor: '101' } });

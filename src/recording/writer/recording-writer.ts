@@ -1,9 +1,10 @@
+import type { RequestInfo } from '../../k8s/request-info';
 import type { Db } from '../open';
 import { CREATE_RESOURCE_INDEX, DROP_RESOURCE_INDEX } from '../schema';
 import { exchangeContext, storedRequestBody, type ExchangeContext } from './exchange-context';
 import { logResponseObjects } from './log-response-objects';
 import { storedResponse } from './stored-response';
-import { emptyStats, type CloseMessage, type ExchangeHead, type OpenMessage, type Span, type WriterBatch, type WriterStats } from './writer-protocol';
+import { emptyStats, type CloseMessage, type ExchangeHead, type OpenMessage, type Span, type WriterMessage, type WriterBatch, type WriterStats } from './writer-protocol';
 import { RecordingStatements } from './recording-statements';
 import { StreamRecorder } from './stream-recorder';
 
@@ -16,6 +17,20 @@ interface OpenExchange {
   stream: StreamRecorder | null;
   /** Why the request body was not stored, or null. */
   dropped: string | null;
+  /** Why it could not be recorded in full (see `unrecordable`). */
+  error?: string;
+}
+
+/** What the writer knows of a request it could not read. */
+const UNKNOWN_REQUEST: RequestInfo = {
+  isResourceRequest: false, verb: 'nonresource', path: '', apiPrefix: '', apiGroup: '', apiVersion: '',
+  namespace: '', resource: '', subresource: '', name: '', query: new URLSearchParams(),
+};
+
+/** An error of the file or the disk (full, I/O, corrupt …), after which nothing more can be written. */
+function isStorageFailure(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_') && !/^SQLITE_(CONSTRAINT|MISMATCH|TOOBIG|RANGE)/.test(code);
 }
 
 /**
@@ -48,27 +63,63 @@ export class RecordingWriter {
     const bytes = (span: Span | null | undefined) => (span ? data.subarray(span.off, span.off + span.len) : null);
     if (!this.db.inTransaction) this.db.exec('BEGIN');
     for (const msg of batch.msgs) {
-      switch (msg.k) {
-        case 'open':
-          this.opened(msg, bytes(msg.requestBody));
-          break;
-        case 'chunk': {
-          const stream = this.open.get(msg.id)?.stream;
-          if (stream) {
-            const events = stream.events;
-            const frames = stream.frames;
-            stream.push(bytes(msg.data)!, msg.at);
-            this.counters.frames += stream.frames - frames;
-            this.counters.observations += stream.events - events;
-          }
-          break;
-        }
-        case 'close':
-          if (msg.head) this.whole(msg, msg.head, bytes(msg.requestBody), bytes(msg.responseBody));
-          else this.closed(msg);
-          break;
+      try {
+        this.applyOne(msg, bytes);
+      } catch (err) {
+        if (isStorageFailure(err)) throw err;
+        this.unrecordable(msg, (err as Error)?.message ?? String(err));
       }
     }
+  }
+
+  private applyOne(msg: WriterMessage, bytes: (span: Span | null | undefined) => Buffer | null): void {
+    switch (msg.k) {
+      case 'open':
+        this.opened(msg, bytes(msg.requestBody));
+        break;
+      case 'chunk': {
+        const stream = this.open.get(msg.id)?.stream;
+        if (stream) {
+          const events = stream.events;
+          const frames = stream.frames;
+          stream.push(bytes(msg.data)!, msg.at);
+          this.counters.frames += stream.frames - frames;
+          this.counters.observations += stream.events - events;
+        }
+        break;
+      }
+      case 'close':
+        if (msg.head) this.whole(msg, msg.head, bytes(msg.requestBody), bytes(msg.responseBody));
+        else this.closed(msg);
+        break;
+    }
+  }
+
+  /**
+   * One message could not be recorded (the file itself is fine): the exchange is recorded as what
+   * it was — its head, no bodies — with the reason, or a stream stops being decoded; the writer
+   * goes on with the next message.
+   */
+  private unrecordable(msg: WriterMessage, reason: string): void {
+    const error = `kubetape could not record this exchange: ${reason}`;
+    this.counters.decodeErrors++;
+    const entry = this.open.get(msg.k === 'open' ? msg.head.id : msg.id);
+    if (entry) {
+      entry.stream = null;
+      entry.error = error;
+      return;
+    }
+    const head = msg.k === 'chunk' ? undefined : msg.head;
+    if (!head) return;
+    const ctx: ExchangeContext = { head, info: UNKNOWN_REQUEST, responseContentType: undefined, responseGzip: false, redact: null }; // no body is stored for it: nothing to redact
+    const outcome = msg.k === 'close' ? msg.outcome : 'open';
+    try {
+      this.insertExchange(ctx, null, null, head.responseHeaders, msg.k === 'close' ? msg.durationMs : null, outcome, msg.k === 'close' ? (msg.error ?? null) : null, error);
+    } catch (err) {
+      if (isStorageFailure(err)) throw err;
+      return; // not even its head could be written (its id is taken …): the exchange is left out
+    }
+    if (msg.k === 'open') this.open.set(head.id, { ctx, stream: null, dropped: null, error });
   }
 
   /** Commits the open transaction (with the current counts of running watches); false when there was none. */
@@ -102,9 +153,9 @@ export class RecordingWriter {
     if (!entry) return;
     this.open.delete(msg.id);
     entry.stream?.end(msg.outcome);
-    const decodeError = joinReasons(entry.dropped, entry.stream?.decodeError ?? null);
+    const decodeError = entry.error ?? joinReasons(entry.dropped, entry.stream?.decodeError ?? null);
     this.stmts.endExchange(msg.id, msg.durationMs, msg.outcome, msg.error ?? null, decodeError);
-    if (decodeError) this.counters.decodeErrors++;
+    if (decodeError && !entry.error) this.counters.decodeErrors++;
   }
 
   /** A non-streamed exchange, head to end in one message. */

@@ -109,7 +109,9 @@ class WorkerBackend implements WriterBackend {
 
   async close(): Promise<void> {
     this.closing = true;
-    if (!this.fatal) this.worker.postMessage({ k: 'close' } satisfies WriterCommand);
+    // A writer that failed has closed its file and waits for nothing: end its thread.
+    if (this.fatal) void this.worker.terminate();
+    else this.worker.postMessage({ k: 'close' } satisfies WriterCommand);
     await this.exited;
   }
 

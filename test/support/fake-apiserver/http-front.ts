@@ -90,7 +90,12 @@ export class HttpFront {
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     this.record(req);
-    const url = new URL(req.url ?? '/', 'http://fake');
+    if (/%(?![0-9A-Fa-f]{2})/.test((req.url ?? '/').split('?')[0]!)) {
+      // Go's server refuses a path it cannot unescape before any handler runs.
+      res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close', 'Content-Length': 15 });
+      return void res.end('400 Bad Request');
+    }
+    const url = requestUrl(req.url ?? '/');
     const ctx: Ctx = { req, res, url, query: url.searchParams, pretty: wantsPretty(req, url.searchParams), store: this.o.store, settings: this.o.settings };
     let protobufErrors = false;
     if (this.o.intercepts.some((intercept) => intercept(req, res))) return;
@@ -114,7 +119,7 @@ export class HttpFront {
 
   private upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
     this.record(req);
-    const url = new URL(req.url ?? '/', 'http://fake');
+    const url = requestUrl(req.url ?? '/');
     let routed: ReturnType<typeof route>;
     try {
       routed = route(url.pathname);
@@ -132,5 +137,14 @@ export class HttpFront {
       return;
     }
     handleUpgrade(req, socket, head, url);
+  }
+}
+
+/** The request-target as Go's server reads it: a path even when it begins with `//`; one no URL parser takes is the path `/`-less junk it is. */
+function requestUrl(target: string): URL {
+  try {
+    return target.startsWith('/') ? new URL(`http://fake${target}`) : new URL(target, 'http://fake');
+  } catch {
+    return new URL('http://fake/.invalid-request-target');
   }
 }
