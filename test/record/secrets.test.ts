@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { startFakeApiserver, type FakeApiserver } from '../support/fake-apiserver';
-import { httpRequest } from '../support/http-client';
+import { httpRequest, watch } from '../support/http-client';
 import { record, type RecordServer } from '../../src/record';
 import { REDACTED, REDACTED_BASE64 } from '../../src/recording/writer/redact-secrets';
 import { OBSERVATION_RAW_SQL } from '../../src/recording/schema';
@@ -34,7 +34,8 @@ async function session(name: string, keepSecrets: boolean) {
   const rec: RecordServer = await record({ db, kubeconfig: api.kubeconfigPath, listen: '127.0.0.1:0', writeKubeconfig: kubeconfig, keepSecrets });
   try {
     const rv = api.resourceVersion;
-    const watching = httpRequest(`${rec.url}/api/v1/namespaces/${ns}/secrets?watch=true&resourceVersion=${rv}&timeoutSeconds=1`);
+    // Open until both Secrets have arrived (however slow the machine), then closed by the client.
+    const watching = watch(`${rec.url}/api/v1/namespaces/${ns}/secrets?watch=true&resourceVersion=${rv}&timeoutSeconds=60`);
     await eventually(() => api.requests.some((r) => r.url.startsWith(`/api/v1/namespaces/${ns}/secrets?watch=true`)));
     expect((await kubectl(kubeconfig, cache, ['create', 'namespace', ns])).code).toBe(0);
     expect((await kubectl(kubeconfig, cache, ['create', 'secret', 'generic', 's1', '-n', ns, `--from-literal=password=${PASSWORD}`])).code).toBe(0);
@@ -44,7 +45,8 @@ async function session(name: string, keepSecrets: boolean) {
     const got = JSON.parse((await kubectl(kubeconfig, cache, ['get', 'secret', 's1', '-n', ns, '-o', 'json'])).stdout);
     const listed = JSON.parse((await kubectl(kubeconfig, cache, ['get', 'secrets', '-n', ns, '-o', 'json'])).stdout);
     const protobuf = await httpRequest(`${rec.url}/api/v1/namespaces/${ns}/secrets/s1`, { headers: { Accept: 'application/vnd.kubernetes.protobuf' } });
-    const watched = (await watching).body.toString();
+    const watched = (await watching.waitFor(2, 30_000)).join('\n');
+    watching.close();
     await rec.flush();
     return { db, ns, got, listed, protobuf, watched };
   } finally {
