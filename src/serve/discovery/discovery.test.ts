@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { openRecording, type Db } from '../../recording/open';
 import { Discovery, aggregatedVersionAccepted, type KnownResource } from './index';
+import { RecordingBuilder } from '../../../test/support/recording-builder';
 
 const KUBECTL_DISCOVERY =
   'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
@@ -66,22 +67,19 @@ let handler: http.RequestListener = (_req, res) => res.end();
 let server: http.Server;
 let port: number;
 
-function record(url: string, headers: [string, string][], body: Buffer | string) {
-  db.prepare(
-    `INSERT INTO exchanges (started_at, method, url, verb, request_headers, status, response_headers, response_body, outcome)
-     VALUES (?, 'GET', ?, ?, '[]', 200, ?, ?, 'complete')`,
-  ).run(Date.now(), url, url.startsWith('/api') ? 'discovery' : 'nonresource', JSON.stringify(headers), Buffer.from(body));
-}
-
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'kubetape-discovery-'));
-  db = openRecording(path.join(dir, 'rec.db'), { create: true });
+  const file = path.join(dir, 'rec.db');
+  const recording = new RecordingBuilder(file);
+  const record = (url: string, responseHeaders: [string, string][], body: Buffer | string) => recording.add({ url, requestHeaders: [], responseHeaders, body });
   record('/version?timeout=32s', [['Content-Type', 'application/json']], RECORDED_VERSION);
   const aggregated = zlib.gzipSync(JSON.stringify(RECORDED_APIS_V2) + '\n');
   record('/apis?timeout=32s', [['Content-Type', V2_TYPE], ['Content-Encoding', 'gzip'], ['Etag', '"RECORDED"']], aggregated);
   record('/api/v1', [['Content-Type', 'application/json']], JSON.stringify(RECORDED_API_V1) + '\n');
   record('/openapi/v3', [['Content-Type', 'application/json'], ['Etag', '"OA3"']], '{"paths":{"api/v1":{"serverRelativeURL":"/openapi/v3/api/v1?hash=X"}}}');
   record('/openapi/v2', [['Content-Type', 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf']], Buffer.from([1, 2, 3]));
+  recording.close();
+  db = openRecording(file, { readonly: true });
   server = http.createServer((req, res) => handler(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
