@@ -187,7 +187,7 @@ function table(rows, columns) {
 }
 
 async function main() {
-  if (!existsSync(join(__dirname, '..', 'dist', 'proxy', 'index.js'))) throw new Error('run npm run build first');
+  if (!existsSync(join(__dirname, '..', 'dist', 'record', 'index.js'))) throw new Error('run npm run build first');
   const up = await start(process.execPath, [join(__dirname, 'record-upstream.js')]);
   const upstream = `http://127.0.0.1:${up.port}`;
   const os = require('node:os');

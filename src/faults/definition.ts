@@ -1,7 +1,7 @@
 /**
  * Fault rules as data: what a rules file (YAML or JSON) or a POST to `/_kubetape/faults` holds.
- * The field names are the contract with users (issue 5); behaviour lives in matchers.ts and
- * actions.ts, rebuilt from this data by registry.ts.
+ * The field names are the contract with users (README.md, "Reproducing hard cases"); behaviour
+ * lives in matchers.ts and actions.ts, rebuilt from this data by registry.ts.
  *
  * ```yaml
  * faults:

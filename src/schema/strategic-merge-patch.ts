@@ -10,7 +10,11 @@
  * replaced, its maps merged). Both arguments are changed in place, as the apiserver's are.
  */
 import { goFormatValue } from '../k8s/go-value-format';
+import { findByKey, normalizeElementOrder, partitionBy, type ElementKind } from './merged-list-order';
 import { elementType, fieldType, patchMergeKey, patchStrategies, type SchemaNode } from './schema-node';
+import { badFormat, goTypeName, internal, noMergeKey, StrategicMergePatchError } from './strategic-merge-patch-error';
+
+export { StrategicMergePatchError } from './strategic-merge-patch-error';
 
 type Obj = Record<string, unknown>;
 
@@ -18,17 +22,6 @@ const DIRECTIVE = '$patch';
 const RETAIN_KEYS = '$retainKeys';
 const DELETE_FROM_PRIMITIVE_LIST = '$deleteFromPrimitiveList';
 const SET_ELEMENT_ORDER = '$setElementOrder';
-
-/** A patch the merge cannot apply: `code` is the HTTP status the apiserver answers with. */
-export class StrategicMergePatchError extends Error {
-  override name = 'StrategicMergePatchError';
-  constructor(message: string, readonly code: 400 | 422 | 500) {
-    super(message);
-  }
-}
-
-const badFormat = (what: string) => new StrategicMergePatchError(`invalid patch format of ${what}`, 400);
-const internal = (message: string) => new StrategicMergePatchError(message, 500);
 
 /** Applies `patch` to `original` (the live object as JSON) with `node` as the root type; returns the result. */
 export function strategicMergePatch(original: Obj, patch: Obj, node: SchemaNode | undefined): Obj {
@@ -140,7 +133,7 @@ function mergeSetElementOrder(original: Obj, patch: Obj, node: SchemaNode | unde
     else if (foundOriginal) merged = originalList as unknown[];
     else if (foundPatch) merged = patchList as unknown[];
     else continue;
-    const [inOrder, serverOnly] = mergeKey ? partitionMaps(merged, order, mergeKey) : partitionPrimitives(merged, order);
+    const [inOrder, serverOnly] = partitionBy(merged, order, mergeKey);
     const kind = elementKind((originalList as unknown[] | undefined) ?? [], (patchList as unknown[] | undefined) ?? []);
     original[k] = normalizeElementOrder(inOrder, serverOnly, order, (originalList as unknown[] | undefined) ?? [], mergeKey, kind);
     delete patch[k];
@@ -175,17 +168,6 @@ function sameItem(a: unknown, b: unknown, mergeKey: string): boolean {
   return a[mergeKey] === b[mergeKey];
 }
 
-function noMergeKey(m: Obj, key: string): StrategicMergePatchError {
-  return internal(`map: ${goFormatValue(m)} does not contain declared merge key: ${key}`);
-}
-
-function goTypeName(v: unknown): string {
-  if (v === null || v === undefined) return '%!s(<nil>)';
-  if (Array.isArray(v)) return '[]interface {}';
-  if (typeof v === 'object') return 'map[string]interface {}';
-  return typeof v === 'number' ? 'float64' : typeof v === 'boolean' ? 'bool' : 'string';
-}
-
 function mergeSliceHandler(original: unknown[], patch: unknown[], field: SchemaNode | undefined, strategy: string, isDeleteList: boolean): unknown[] {
   if (strategy !== 'merge') return patch;
   return mergeSlice(original, patch, elementType(field), patchMergeKey(field) ?? '', isDeleteList);
@@ -205,7 +187,7 @@ function mergeSlice(original: unknown[], patch: unknown[], element: SchemaNode |
     [base, items] = withoutSpecialElements(original, patch, mergeKey);
     merged = mergeMapElements(base, items, mergeKey, element);
   }
-  const [inPatch, serverOnly] = mergeKey ? partitionMaps(merged, items, mergeKey) : partitionPrimitives(merged, items);
+  const [inPatch, serverOnly] = partitionBy(merged, items, mergeKey);
   return normalizeElementOrder(inPatch, serverOnly, items, base, mergeKey, kind);
 }
 
@@ -246,17 +228,6 @@ function mergeMapElements(original: unknown[], patch: unknown[], mergeKey: strin
   return out;
 }
 
-function findByKey(list: unknown[], key: string, value: unknown): number {
-  for (let i = 0; i < list.length; i++) {
-    const item = list[i];
-    if (!isMap(item)) throw internal(`value for key ${i} is not a map.`);
-    if (key in item && item[key] === value) return i;
-  }
-  return -1;
-}
-
-type ElementKind = 'map' | 'scalar';
-
 /** All elements of the lists must have one Go type, not a list. */
 function elementKind(...lists: unknown[][]): ElementKind {
   let first: string | undefined;
@@ -290,81 +261,4 @@ function deduplicateScalars(input: unknown[]): unknown[] {
     }
   }
   return s;
-}
-
-function partitionPrimitives(list: unknown[], by: unknown[]): [unknown[], unknown[]] {
-  const set = new Set(by);
-  return [list.filter((v) => set.has(v)), list.filter((v) => !set.has(v))];
-}
-
-function partitionMaps(list: unknown[], by: unknown[], mergeKey: string): [unknown[], unknown[]] {
-  const inPatch: unknown[] = [];
-  const serverOnly: unknown[] = [];
-  for (const v of list) {
-    if (!isMap(v)) throw internal(`expected a map[string]interface {}, but received a ${goTypeName(v)}`);
-    if (!(mergeKey in v)) throw noMergeKey(v, mergeKey);
-    (findByKey(by, mergeKey, v[mergeKey]) >= 0 ? inPatch : serverOnly).push(v);
-  }
-  return [inPatch, serverOnly];
-}
-
-/** Patch items in the patch's order, server-only items in the live order, interleaved by the live order (new items first). */
-function normalizeElementOrder(patch: unknown[], serverOnly: unknown[], patchOrder: unknown[], serverOrder: unknown[], mergeKey: string, kind: ElementKind): unknown[] {
-  const sortedPatch = normalizeSliceOrder(patch, patchOrder, mergeKey, kind);
-  const sortedServer = normalizeSliceOrder(serverOnly, serverOrder, mergeKey, kind);
-  return mergeSorted(sortedServer, sortedPatch, serverOrder, mergeKey, kind);
-}
-
-function indexIn(list: unknown[], value: unknown, mergeKey: string, kind: ElementKind): number {
-  const key = (item: unknown) => (kind === 'map' ? (isMap(item) ? item[mergeKey] : undefined) : item);
-  const wanted = key(value);
-  for (let i = 0; i < list.length; i++) if (key(list[i]) === wanted) return i;
-  return -1;
-}
-
-/** sort.SliceStable with apimachinery's comparator (items missing from `order` move ahead), deletions last. */
-function normalizeSliceOrder(toSort: unknown[], order: unknown[], mergeKey: string, kind: ElementKind): unknown[] {
-  let items = toSort;
-  let deletions: unknown[] = [];
-  if (kind === 'map') {
-    for (const list of [toSort, order]) {
-      for (const item of list) {
-        if (!isMap(item)) throw internal(`expected a map[string]interface {}, but received a ${goTypeName(item)}`);
-        if (!(mergeKey in item)) throw noMergeKey(item, mergeKey);
-      }
-    }
-    items = toSort.filter((v) => (v as Obj)[DIRECTIVE] !== 'delete');
-    deletions = toSort.filter((v) => (v as Obj)[DIRECTIVE] === 'delete');
-  }
-  const less = (a: unknown, b: unknown): boolean => {
-    const ia = indexIn(order, a, mergeKey, kind);
-    if (ia >= 0) {
-      const ib = indexIn(order, b, mergeKey, kind);
-      if (ib >= 0) return ia < ib;
-    }
-    return true;
-  };
-  const s = [...items];
-  // Go's stable sort is an insertion sort for up to 20 elements.
-  for (let i = 1; i < s.length; i++) {
-    for (let j = i; j > 0 && less(s[j], s[j - 1]); j--) [s[j], s[j - 1]] = [s[j - 1], s[j]];
-  }
-  return [...s, ...deletions];
-}
-
-function mergeSorted(left: unknown[], right: unknown[], serverOrder: unknown[], mergeKey: string, kind: ElementKind): unknown[] {
-  const out: unknown[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < left.length || j < right.length) {
-    if (i >= left.length) out.push(right[j++]);
-    else if (j >= right.length) out.push(left[i++]);
-    else {
-      const li = indexIn(serverOrder, left[i], mergeKey, kind);
-      const ri = indexIn(serverOrder, right[j], mergeKey, kind);
-      if (li >= 0 && ri >= 0 && li < ri) out.push(left[i++]);
-      else out.push(right[j++]);
-    }
-  }
-  return out;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve, type ServeServer } from '../../src/serve';
 import { get, watch } from '../support/http-client';
-import { CONFIGMAPS, ObjectLogBuilder, configMap } from './object-log-builder';
+import { CONFIGMAPS, RecordingBuilder, configMap } from '../support/recording-builder';
 
 /** The served clock (realtime pacing, admin API) and compaction by policy. */
 describe('serve: clock and compaction', () => {
@@ -14,7 +14,7 @@ describe('serve: clock and compaction', () => {
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'kubetape-serve-'));
     db = join(dir, 'paced.db');
-    const b = new ObjectLogBuilder(db);
+    const b = new RecordingBuilder(db);
     b.list(CONFIGMAPS, { namespace: 'tx', rv: 100, items: [configMap('a', 10)] });
     // Three changes recorded 400 ms apart.
     b.watch(CONFIGMAPS, {

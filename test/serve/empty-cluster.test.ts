@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
-import { openRecording } from '../../src/recording/open';
+import { RecordingBuilder } from '../support/recording-builder';
 import { serve, type ServeServer } from '../../src/serve';
 import { kubectl } from '../support/kube-clients';
 import { get, watch } from '../support/http-client';
@@ -253,14 +253,9 @@ describe('serve({ db }): a recording whose discovery answers are 304s', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'kubetape-empty-304-'));
     recording = tempTxRecording();
-    const db = openRecording(recording.db);
-    for (const url of ['/api?timeout=32s', '/apis?timeout=32s']) {
-      db.prepare(
-        `INSERT INTO exchanges (started_at, method, url, verb, request_headers, status, response_headers, response_body, outcome)
-         VALUES (?, 'GET', ?, 'discovery', '[["If-None-Match","\\"X\\""]]', 304, '[]', NULL, 'complete')`,
-      ).run(Date.now(), url);
-    }
-    db.close();
+    const more = new RecordingBuilder(recording.db); // appends to the tx recording
+    for (const url of ['/api?timeout=32s', '/apis?timeout=32s']) more.add({ url, requestHeaders: [['If-None-Match', '"X"']], status: 304, responseHeaders: [] });
+    more.close();
     api = await serve({ db: recording.db });
   });
   afterAll(async () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { serve, type ServeServer } from '../../src/serve';
 import { collectWatch, get, request } from '../support/http-client';
 import { transcript, TRANSCRIPTS_DIR } from '../support/transcripts';
-import { ObjectLogBuilder, type ResourceRef } from './object-log-builder';
+import { RecordingBuilder, type ResourceRef } from '../support/recording-builder';
 
 const REFS: Record<string, ResourceRef> = {
   pods: { version: 'v1', resource: 'pods', kind: 'Pod' },
@@ -38,7 +38,7 @@ describe('serve: field selectors per kind (w10)', () => {
       if (t.status !== 200 || !t.json?.items) continue;
       for (const item of t.json.items) objects.get(resourceOf(t.path))!.set(`${item.metadata.namespace}/${item.metadata.name}`, item);
     }
-    const b = new ObjectLogBuilder(join(dir, 'f.db'));
+    const b = new RecordingBuilder(join(dir, 'f.db'));
     for (const [resource, items] of objects) b.list(REFS[resource]!, { rv: 1000, items: [...items.values()] });
     b.close();
     api = await serve({ db: join(dir, 'f.db') });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { CoreV1Api, KubeConfig, makeInformer, type V1ConfigMap } from '@kubernetes/client-node';
 import { serve, type ServeServer } from '../../src/serve';
 import { get } from '../support/http-client';
-import { CONFIGMAPS, ObjectLogBuilder, configMap } from './object-log-builder';
+import { CONFIGMAPS, RecordingBuilder, configMap } from '../support/recording-builder';
 
 /**
  * A @kubernetes/client-node informer against serve: after a compaction past its resourceVersion,
@@ -19,7 +19,7 @@ describe('serve: client-node informer across a compaction', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'kubetape-serve-'));
     const db = join(dir, 'informer.db');
-    const b = new ObjectLogBuilder(db);
+    const b = new RecordingBuilder(db);
     b.list(CONFIGMAPS, { namespace: 'tx', rv: 100, items: [configMap('a', 10), configMap('b', 11), configMap('c', 12)] });
     b.watch(CONFIGMAPS, { namespace: 'tx', query: 'resourceVersion=100', events: [{ type: 'MODIFIED', object: configMap('a', 101, { k: 'a2' }) }] });
     // A later full list: d appeared (115), c is gone (an inferred deletion at 120).

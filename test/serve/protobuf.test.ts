@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve, type ServeServer } from '../../src/serve';
-import { decodeEnvelope, decodeWatchEvent, listItems, readListMeta, readObjectMeta, readStatus } from '../../src/wire/protobuf';
+import { decodeEnvelope, decodeWatchEvent, listItems, readListMeta, readStatus } from '../../src/wire/protobuf';
 import { get } from '../support/http-client';
 import { builtinProtobuf } from '../../src/serve/builtin-protobuf';
-import { CONFIGMAPS, ObjectLogBuilder, type ResourceRef } from './object-log-builder';
+import { CONFIGMAPS, RecordingBuilder, type ResourceRef } from '../support/recording-builder';
 
 const WIDGETS: ResourceRef = { group: 'example.com', version: 'v1', resource: 'widgets', kind: 'Widget' };
 import { transcript, transcriptBody, watchLines } from '../support/transcripts';
@@ -32,7 +32,7 @@ describe('serve: protobuf from recorded protobuf objects', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'kubetape-serve-'));
     const db = join(dir, 'pb.db');
-    const b = new ObjectLogBuilder(db);
+    const b = new RecordingBuilder(db);
     const pages = ['a4-page1', 'a4-page2', 'a4-page3'].map(transcript);
     let requestContinue: string | undefined;
     for (const page of pages) {
@@ -41,15 +41,8 @@ describe('serve: protobuf from recorded protobuf objects', () => {
     }
     const c1 = watchLines(transcript('c1-watch-rv233-compacted-in-etcd-cache-on')).map((l) => JSON.parse(l));
     b.watch(CONFIGMAPS, { namespace: 'tx', query: 'resourceVersion=232', events: c1.map((e) => ({ type: e.type, object: e.object })) });
-    b.watch(CONFIGMAPS, {
-      namespace: 'tx',
-      query: 'resourceVersion=240',
-      events: frames(e2).map((f) => {
-        const event = decodeWatchEvent(f);
-        const meta = readObjectMeta(decodeEnvelope(event.object).raw);
-        return { type: event.type as 'ADDED', object: { metadata: meta }, protobuf: Buffer.from(event.object) };
-      }),
-    });
+    // The e2 watch recorded as the apiserver streamed it: protobuf frames, which the writer decodes.
+    b.protobufWatch(CONFIGMAPS, { namespace: 'tx', query: 'resourceVersion=240', body: e2 });
     b.list(WIDGETS, { namespace: 'tx', rv: 232, items: [{ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1', namespace: 'tx', resourceVersion: '231' }, spec: { size: 1 } }] });
     b.close();
     api = await serve({ db });

@@ -6,7 +6,7 @@ import { openRecording } from '../../src/recording/open';
 import { reconstruct } from '../../src/reconstruct';
 import { serve, type ServeServer } from '../../src/serve';
 import { get, watch } from '../support/http-client';
-import { CONFIGMAPS, ObjectLogBuilder, configMap } from './object-log-builder';
+import { CONFIGMAPS, RecordingBuilder, configMap } from '../support/recording-builder';
 import { record } from '../../src/record';
 import { startFakeApiserver } from '../support/fake-apiserver';
 
@@ -33,7 +33,7 @@ describe('reconstruct + serve', () => {
 
   it('a recording with lists only: changes between lists, deletions inferred at the later list', async () => {
     const db = join(dir, 'lists.db');
-    const b = new ObjectLogBuilder(db);
+    const b = new RecordingBuilder(db);
     b.list(CONFIGMAPS, { namespace: 'tx', rv: 100, items: [configMap('a', 10), configMap('b', 11)] });
     b.list(CONFIGMAPS, { namespace: 'tx', rv: 200, items: [configMap('a', 150, { k: 'a2' }), configMap('c', 180)] });
     b.close();
@@ -56,17 +56,17 @@ describe('reconstruct + serve', () => {
 
   it('a delete response without the deletion in any watch: a tombstone after the last revision seen', () => {
     const db = join(dir, 'deletes.db');
-    const b = new ObjectLogBuilder(db);
+    const b = new RecordingBuilder(db);
     b.list(CONFIGMAPS, { namespace: 'tx', rv: 100, items: [configMap('a', 10), configMap('b', 11)] });
-    b.get(CONFIGMAPS, configMap('b', 105), 'write');
-    b.get(CONFIGMAPS, configMap('a', 10), 'write', 'DELETED');
+    b.object(CONFIGMAPS, configMap('b', 105), 'write');
+    b.object(CONFIGMAPS, configMap('a', 10), 'deleted');
     b.close();
     expect(history(db)).toEqual(['10 tx/a', '11 tx/b', '105 tx/b', '106 tx/a deleted (inferred-write)']);
   });
 
   it('the same name with another uid: deleted, then created at the same revision', () => {
     const db = join(dir, 'recreate.db');
-    const b = new ObjectLogBuilder(db);
+    const b = new RecordingBuilder(db);
     b.list(CONFIGMAPS, { namespace: 'tx', rv: 100, items: [configMap('a', 10, {}, { uid: 'one' })] });
     b.list(CONFIGMAPS, { namespace: 'tx', rv: 200, items: [configMap('a', 150, {}, { uid: 'two' })] });
     b.close();
@@ -75,8 +75,8 @@ describe('reconstruct + serve', () => {
 
   it('a watch-list recording: its initial events are a complete state; a deletion before it is inferred', () => {
     const db = join(dir, 'watchlist.db');
-    const b = new ObjectLogBuilder(db);
-    b.get(CONFIGMAPS, configMap('old', 5));
+    const b = new RecordingBuilder(db);
+    b.object(CONFIGMAPS, configMap('old', 5));
     b.watch(CONFIGMAPS, {
       namespace: 'tx',
       query: 'sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true',
@@ -157,7 +157,7 @@ describe('reconstruct + serve', () => {
 
   it('a watch without resourceVersion (Python clients): its synthetic ADDEDs are the first state, later events changes', async () => {
     const db = join(dir, 'synthetic.db');
-    const b = new ObjectLogBuilder(db);
+    const b = new RecordingBuilder(db);
     b.watch(CONFIGMAPS, {
       namespace: 'tx',
       events: [
@@ -178,7 +178,7 @@ describe('reconstruct + serve', () => {
 
   it('a Table-only recording (kubectl get): Tables with the recorded cells, objects as their metadata', async () => {
     const db = join(dir, 'tables.db');
-    const b = new ObjectLogBuilder(db);
+    const b = new RecordingBuilder(db);
     const columns = [
       { name: 'Name', type: 'string', format: 'name', description: 'Name', priority: 0 },
       { name: 'Data', type: 'string', format: '', description: 'Data', priority: 0 },

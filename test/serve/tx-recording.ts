@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ObjectLogBuilder, CONFIGMAPS } from './object-log-builder';
+import { RecordingBuilder, CONFIGMAPS } from '../support/recording-builder';
 import { transcript, watchLines } from '../support/transcripts';
 
 /**
@@ -14,7 +14,7 @@ import { transcript, watchLines } from '../support/transcripts';
  * tokens), a watch from 232 with cm-01..03 modified at 234–236 (c1's events), and d0's first page at 240.
  */
 export function buildTxRecording(path: string): void {
-  const b = new ObjectLogBuilder(path);
+  const b = new RecordingBuilder(path);
   const pages = ['a4-page1', 'a4-page2', 'a4-page3'].map(transcript);
   let requestContinue: string | undefined;
   for (const page of pages) {

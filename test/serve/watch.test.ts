@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve, type ServeServer } from '../../src/serve';
 import { get, watch } from '../support/http-client';
-import { CONFIGMAPS, ObjectLogBuilder, configMap } from './object-log-builder';
+import { CONFIGMAPS, RecordingBuilder, configMap } from '../support/recording-builder';
 import { tempTxRecording } from './tx-recording';
 import { transcript, watchLines } from '../support/transcripts';
 
@@ -94,7 +94,7 @@ describe('serve: selectors on list and watch', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'kubetape-serve-'));
     const db = join(dir, 'labels.db');
-    const b = new ObjectLogBuilder(db);
+    const b = new RecordingBuilder(db);
     const web = { app: 'web', tier: 'front' };
     b.list(CONFIGMAPS, {
       rv: 100,

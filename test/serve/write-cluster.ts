@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve, type ServeServer, type ServeOptions } from '../../src/serve';
-import { CONFIGMAPS, ObjectLogBuilder, type ResourceRef } from './object-log-builder';
+import { CONFIGMAPS, RecordingBuilder, type ResourceRef } from '../support/recording-builder';
 
 export const NAMESPACES: ResourceRef = { version: 'v1', resource: 'namespaces', kind: 'Namespace' };
 export const PODS: ResourceRef = { version: 'v1', resource: 'pods', kind: 'Pod' };
@@ -23,7 +23,7 @@ function namespace(name: string, rv: number, terminating = false): Record<string
 }
 
 export function buildWriteRecording(path: string): void {
-  const b = new ObjectLogBuilder(path);
+  const b = new RecordingBuilder(path);
   b.list(NAMESPACES, { rv: 100, items: [namespace('default', 10), namespace('kube-system', 11), namespace('w', 90), namespace('wp', 92), namespace('wdel', 91, true)] });
   for (const ref of [CONFIGMAPS, PODS, SECRETS, DEPLOYMENTS, LEASES, ENDPOINTS]) b.list(ref, { rv: 100, items: [] });
   b.close();

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { openRecording, type Db } from '../../recording/open';
-import { Discovery, aggregatedVersionAccepted, type KnownResource } from './index';
+import { Discovery, type KnownResource } from './index';
+import { RecordingBuilder } from '../../../test/support/recording-builder';
 
 const KUBECTL_DISCOVERY =
   'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
@@ -66,22 +67,19 @@ let handler: http.RequestListener = (_req, res) => res.end();
 let server: http.Server;
 let port: number;
 
-function record(url: string, headers: [string, string][], body: Buffer | string) {
-  db.prepare(
-    `INSERT INTO exchanges (started_at, method, url, verb, request_headers, status, response_headers, response_body, outcome)
-     VALUES (?, 'GET', ?, ?, '[]', 200, ?, ?, 'complete')`,
-  ).run(Date.now(), url, url.startsWith('/api') ? 'discovery' : 'nonresource', JSON.stringify(headers), Buffer.from(body));
-}
-
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'kubetape-discovery-'));
-  db = openRecording(path.join(dir, 'rec.db'), { create: true });
+  const file = path.join(dir, 'rec.db');
+  const recording = new RecordingBuilder(file);
+  const record = (url: string, responseHeaders: [string, string][], body: Buffer | string) => recording.add({ url, requestHeaders: [], responseHeaders, body });
   record('/version?timeout=32s', [['Content-Type', 'application/json']], RECORDED_VERSION);
   const aggregated = zlib.gzipSync(JSON.stringify(RECORDED_APIS_V2) + '\n');
   record('/apis?timeout=32s', [['Content-Type', V2_TYPE], ['Content-Encoding', 'gzip'], ['Etag', '"RECORDED"']], aggregated);
   record('/api/v1', [['Content-Type', 'application/json']], JSON.stringify(RECORDED_API_V1) + '\n');
   record('/openapi/v3', [['Content-Type', 'application/json'], ['Etag', '"OA3"']], '{"paths":{"api/v1":{"serverRelativeURL":"/openapi/v3/api/v1?hash=X"}}}');
   record('/openapi/v2', [['Content-Type', 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf']], Buffer.from([1, 2, 3]));
+  recording.close();
+  db = openRecording(file, { readonly: true });
   server = http.createServer((req, res) => handler(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
@@ -257,99 +255,5 @@ describe('Discovery from a recording', () => {
     expect(v2.headers['content-type']).toBe('application/com.github.proto-openapi.spec.v2@v1.0+protobuf');
     expect((await get(discovery, '/openapi/v2', { Accept: 'application/json' })).status).toBe(406);
     expect((await get(discovery, '/openapi/v3/apis/apps/v1')).status).toBe(404);
-  });
-});
-
-describe('Discovery without a recording', () => {
-  const discovery = new Discovery([
-    { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true },
-    { group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', namespaced: true },
-  ]);
-
-  test('/version: a v1.26.4 server (every field of version.Info), indented like WriteRawJSON', async () => {
-    const reply = await get(discovery, '/version');
-    expect(reply.headers['content-type']).toBe('application/json');
-    expect(Object.keys(reply.json())).toEqual(['major', 'minor', 'gitVersion', 'gitCommit', 'gitTreeState', 'buildDate', 'goVersion', 'compiler', 'platform']);
-    expect(reply.json()).toMatchObject({ major: '1', minor: '26', gitVersion: 'v1.26.4', gitTreeState: 'clean', compiler: 'gc', platform: 'linux/amd64' });
-    expect(reply.text.startsWith('{\n  "major": "1",')).toBe(true);
-    expect(reply.text.endsWith('}')).toBe(true);
-  });
-
-  test('/api: APIVersions with this server as the address', async () => {
-    expect((await get(discovery, '/api')).json()).toEqual({
-      kind: 'APIVersions',
-      versions: ['v1'],
-      serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: `127.0.0.1:${port}` }],
-    });
-  });
-
-  test('/api/v1: core list without apiVersion, built-in short names', async () => {
-    expect((await get(discovery, '/api/v1')).text).toBe(
-      '{"kind":"APIResourceList","groupVersion":"v1","resources":[{"name":"configmaps","singularName":"configmap","namespaced":true,"kind":"ConfigMap","verbs":["get","list","watch"],"shortNames":["cm"]}]}\n',
-    );
-    expect((await get(discovery, '/apis/batch/v1')).json().resources[0]).toEqual({
-      name: 'jobs',
-      singularName: 'job',
-      namespaced: true,
-      kind: 'Job',
-      verbs: ['get', 'list', 'watch'],
-      categories: ['all'],
-    });
-  });
-
-  test('a Table-only Accept on a discovery document → 406, indented', async () => {
-    const reply = await get(discovery, '/api/v1', { Accept: 'application/json;as=Table;g=meta.k8s.io;v=v1' });
-    expect(reply.status).toBe(406);
-    expect(reply.text.startsWith('{\n  "kind": "Status",')).toBe(true);
-  });
-
-  test('OpenAPI v3 without a recording is built from the resources seen; v2 → 404', async () => {
-    expect((await get(discovery, '/openapi/v2')).status).toBe(404);
-    const index = await get(discovery, '/openapi/v3', { Accept: 'application/json' });
-    expect(index.status).toBe(200);
-    const paths = index.json().paths as Record<string, { serverRelativeURL: string }>;
-    expect(Object.keys(paths)).toEqual(['api/v1', 'apis/batch/v1']);
-    expect(paths['api/v1']!.serverRelativeURL).toMatch(/^\/openapi\/v3\/api\/v1\?hash=[0-9A-F]{128}$/);
-    const batch = await get(discovery, paths['apis/batch/v1']!.serverRelativeURL, { Accept: 'application/json' });
-    expect(batch.status).toBe(200);
-    expect(batch.headers.etag).toBe(`"${paths['apis/batch/v1']!.serverRelativeURL.split('hash=')[1]}"`);
-    const doc = batch.json();
-    expect(doc.openapi).toBe('3.0.0');
-    expect(Object.keys(doc.paths)).toEqual(['/apis/batch/v1/namespaces/{namespace}/jobs', '/apis/batch/v1/namespaces/{namespace}/jobs/{name}']);
-    const list = doc.paths['/apis/batch/v1/namespaces/{namespace}/jobs'].get;
-    expect([list['x-kubernetes-action'], list['x-kubernetes-group-version-kind']]).toEqual(['list', { group: 'batch', kind: 'Job', version: 'v1' }]);
-    expect((await get(discovery, '/openapi/v3/apis/nosuch/v1')).status).toBe(404);
-    expect((await get(discovery, '/openapi/v3/api/v1', { Accept: 'application/com.github.proto-openapi.spec.v3@v1.0+protobuf' })).status).toBe(406);
-  });
-
-  test('POST is left to the caller', async () => {
-    const reply = await new Promise<number>((resolve, reject) => {
-      handler = (req, res) => {
-        if (!discovery.handle(req, res)) {
-          res.writeHead(599);
-          res.end();
-        }
-      };
-      const req = http.request({ host: '127.0.0.1', port, path: '/api', method: 'POST' }, (res) => {
-        res.resume();
-        resolve(res.statusCode!);
-      });
-      req.on('error', reject);
-      req.end();
-    });
-    expect(reply).toBe(599);
-  });
-});
-
-describe('aggregatedVersionAccepted', () => {
-  test.each([
-    [KUBECTL_DISCOVERY, 'v2'],
-    ['application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json', 'v2beta1'],
-    ['application/json, application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList', 'v2'],
-    ['application/json', undefined],
-    ['application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList', undefined],
-    ['application/json;g=apidiscovery.k8s.io;v=v3;as=APIGroupDiscoveryList', undefined],
-  ])('%s → %s', (accept, version) => {
-    expect(aggregatedVersionAccepted(accept)).toBe(version);
   });
 });
