@@ -14,6 +14,7 @@ interface RecordArgs {
   listen: string;
   'write-kubeconfig'?: string;
   'keep-secrets': boolean;
+  complete: boolean;
   'log-level': (typeof LOG_LEVELS)[number];
   faults?: string;
 }
@@ -32,6 +33,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
       .option('listen', { type: 'string', default: DEFAULT_LISTEN, describe: 'HOST:PORT (port 0: any free port)' })
       .option('write-kubeconfig', { type: 'string', describe: 'write a kubeconfig pointing clients at the proxy here' })
       .option('keep-secrets', { type: 'boolean', default: false, describe: 'keep Secret data/stringData (redacted by default)' })
+      .option('complete', { type: 'boolean', default: false, describe: 'also list whole objects of resources a client saw only as Tables or metadata (kubectl get)' })
       .option('log-level', { choices: LOG_LEVELS, default: 'info' as const, describe: 'log level (JSON lines on stderr)' })
       .option('faults', { type: 'string', describe: 'fault rules file (YAML or JSON); also managed at /_kubetape/faults' }),
   handler: async (args) => {
@@ -43,6 +45,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
       listen: args.listen,
       writeKubeconfig: args['write-kubeconfig'],
       keepSecrets: args['keep-secrets'],
+      complete: args.complete,
       faults: args.faults,
       logger: createLogger({ level: args['log-level'] }),
     });

@@ -83,7 +83,7 @@ function hasName(headers: Record<string, string>, lower: string): boolean {
 }
 
 /** The request's path after the server URL's path prefix (`https://host/k8s/clusters/c-1` + `/api/v1/pods`). */
-function upstreamPath(target: URL, url: string): string {
+export function upstreamPath(target: URL, url: string): string {
   const prefix = target.pathname;
   if (prefix === '/' || prefix === '') return url;
   return prefix.endsWith('/') && url.startsWith('/') ? prefix + url.slice(1) : prefix + url;
