@@ -15,6 +15,7 @@ interface RecordArgs {
   'write-kubeconfig'?: string;
   'accept-hosts'?: string;
   'keep-secrets': boolean;
+  complete: boolean;
   'log-level': (typeof LOG_LEVELS)[number];
   faults?: string;
 }
@@ -34,6 +35,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
       .option('accept-hosts', { type: 'string', describe: 'comma-separated regular expressions: Host names accepted besides the listen address and loopback names (as kubectl proxy)' })
       .option('write-kubeconfig', { type: 'string', describe: 'write a kubeconfig pointing clients at the proxy here' })
       .option('keep-secrets', { type: 'boolean', default: false, describe: 'keep Secret data/stringData (redacted by default)' })
+      .option('complete', { type: 'boolean', default: false, describe: 'also list whole objects of resources a client saw only as Tables or metadata (kubectl get)' })
       .option('log-level', { choices: LOG_LEVELS, default: 'info' as const, describe: 'log level (JSON lines on stderr)' })
       .option('faults', { type: 'string', describe: 'fault rules file (YAML or JSON); also managed at /_kubetape/faults' }),
   handler: async (args) => {
@@ -46,6 +48,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
       acceptHosts: args['accept-hosts'],
       writeKubeconfig: args['write-kubeconfig'],
       keepSecrets: args['keep-secrets'],
+      complete: args.complete,
       faults: args.faults,
       logger: createLogger({ level: args['log-level'] }),
     });

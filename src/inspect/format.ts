@@ -23,6 +23,13 @@ export function formatSummary(s: RecordingSummary): string {
   lines.push('');
   lines.push(`objects (distinct namespace/name) per resource, from ${s.observations} observations in ${s.lists} list pages and the watches above:`);
   lines.push(...table(Object.entries(s.objectsByResource).map(([k, n]) => [k, String(n)])));
+  if (s.partialObjects.length > 0) {
+    lines.push('objects known only by their metadata (Table rows, PartialObjectMetadata; serve lacks their other fields; record with --complete):');
+    lines.push(...table([
+      ['resource', 'as Table rows', 'as PartialObjectMetadata'],
+      ...s.partialObjects.map((p) => [p.resource, String(p.tableRows), String(p.metadata)]),
+    ]));
+  }
   lines.push(`resourceVersion range: ${s.resourceVersionRange ? `${s.resourceVersionRange.min}..${s.resourceVersionRange.max}` : '-'}`);
   lines.push('');
   lines.push(`decode errors: ${s.decodeErrors.length}`);

@@ -1,7 +1,8 @@
 import type { Db } from '../recording/open';
+import { partialObjects, type PartialObjectsSummary } from '../recording/reader/partial-objects';
 import { recordingCounts, type DecodeErrorSummary, type WatchSummary } from '../recording/reader/recording-counts';
 
-export type { DecodeErrorSummary, WatchSummary };
+export type { DecodeErrorSummary, WatchSummary, PartialObjectsSummary };
 
 /** What `kubetape inspect` reports: counts a person reads at a glance, and the same as JSON. */
 export interface RecordingSummary {
@@ -21,6 +22,8 @@ export interface RecordingSummary {
   frames: number;
   observations: number;
   objectsByResource: Record<string, number>;
+  /** Resources with objects known only as Table rows or PartialObjectMetadata (serve lacks their other fields). */
+  partialObjects: PartialObjectsSummary[];
   decodeErrors: DecodeErrorSummary[];
   resourceVersionRange: { min: string; max: string } | null;
 }
@@ -44,6 +47,7 @@ export function summarize(db: Db, file: string): RecordingSummary {
     frames: c.frames,
     observations: c.observations,
     objectsByResource: c.objectsByResource,
+    partialObjects: partialObjects(db),
     decodeErrors: c.decodeErrors,
     resourceVersionRange: c.rvMin === null || c.rvMax === null ? null : { min: String(c.rvMin), max: String(c.rvMax) },
   };

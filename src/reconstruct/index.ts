@@ -50,6 +50,7 @@ export function reconstruct(db: Db): Reconstruction {
     startRevision = Math.max(startRevision, res.info.floor);
     const lasts: RecordedRevision[] = [];
     for (const h of res.keys.values()) {
+      countPartial(res.info, h.revisions);
       h.link();
       for (const r of h.revisions) r.uid = undefined;
       entries.push({ resource: id, revisions: h.revisions });
@@ -61,6 +62,18 @@ export function reconstruct(db: Db): Reconstruction {
   const timeline = new Timeline(entries, progress);
   const namespaces = new Set([...scopes.pages.values(), ...scopes.watches.values()].map((s) => s.namespace).filter(Boolean));
   return { loader, resources, timeline, startRevision, endRevision: Math.max(timeline.endRevision, startRevision), lastRevisions, namespaces };
+}
+
+/** Counts a key whose recorded states are all partial (Table rows or PartialObjectMetadata), by the form of its last state. */
+function countPartial(info: SeenResource, revisions: readonly RecordedRevision[]): void {
+  let form: string | undefined;
+  for (const r of revisions) {
+    if (r.deleted && r.provenance !== 'observed') continue;
+    form = r.value.form;
+    if (form === 'object') return;
+  }
+  if (form === 'metadata') info.partial.metadata++;
+  else if (form === 'table-row') info.partial.tableRows++;
 }
 
 /** Reads, in batches, the recorded bytes of every object in the store's current state. */

@@ -18,6 +18,8 @@ export interface SeenResource {
   protobuf: boolean;
   /** JSON objects carry `{"apiVersion":…,"kind":…` first (unstructured: custom resources). */
   unstructured: boolean;
+  /** Objects whose every recorded state is a Table row / a PartialObjectMetadata (no full object): their other fields are unknown. */
+  partial: { tableRows: number; metadata: number };
   /** Earliest revision with a complete state: below it the resource behaves as compacted. */
   floor: number;
 }
@@ -39,6 +41,7 @@ export function newSeenResource(group: string, version: string, resource: string
     json: false,
     protobuf: false,
     unstructured: false,
+    partial: { tableRows: 0, metadata: 0 },
     floor: 0,
   };
 }

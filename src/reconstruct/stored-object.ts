@@ -133,6 +133,13 @@ export class StoredObject {
     return this.hasJson || this.hasProtobuf;
   }
 
+  /** What the recording holds of this state: the whole object, or only its PartialObjectMetadata or Table row. */
+  get form(): 'object' | 'metadata' | 'table-row' {
+    if (this.complete) return 'object';
+    if (this.partialId || this.loaded?.partial !== undefined) return 'metadata';
+    return this.rowId || this.loaded?.row !== undefined ? 'table-row' : 'object';
+  }
+
   /** metadata as JSON (from whichever form was recorded); parsed once. */
   metadata(): Obj {
     const c = this.cache();

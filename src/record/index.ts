@@ -7,6 +7,7 @@ import type { WriterBackendKind } from '../recording/writer/writer-backend';
 import type { WriterStats } from '../recording/writer/writer-protocol';
 import { RecordingQueue } from '../recording/writer/recording-queue';
 import { Passthrough } from '../upstream/passthrough';
+import { CompleteLists } from './complete-lists';
 import { recordFaults } from './record-faults';
 import { resolveUpstream, type Upstream } from '../upstream/upstream';
 
@@ -25,6 +26,11 @@ export interface RecordOptions extends ServerOptions {
   keepSecrets?: boolean;
   /** Where decoding and SQLite writes run: a worker thread (default) or the proxy's own thread. */
   writer?: WriterBackendKind;
+  /**
+   * For every resource a client saw only as Tables or PartialObjectMetadata, also list its objects
+   * whole, once per scope (the recorder's own requests, marked by User-Agent `kubetape-record/complete`).
+   */
+  complete?: boolean;
   /** Fault rules: a rules file (YAML/JSON), rule data, or a FaultInjector; also managed at /_kubetape/faults. */
   faults?: FaultsOption;
 }
@@ -36,7 +42,7 @@ export interface RecordServer {
   admin: AdminApi;
   /** The fault rules (also at /_kubetape/faults): add, list, remove, journal(). */
   faults: FaultInjector;
-  /** Commits everything recorded so far (the writer also commits on its own every ~50 ms). */
+  /** Commits everything recorded so far, the `complete` listings started so far included (the writer also commits on its own every ~50 ms). */
   flush(): Promise<WriterStats>;
   /** Ends every open exchange, writes what is queued, commits and closes the file. */
   close(): Promise<void>;
@@ -46,6 +52,7 @@ export interface RecordServer {
 export async function record(options: RecordOptions): Promise<RecordServer> {
   let upstream!: Upstream;
   let queue!: RecordingQueue;
+  let completer: CompleteLists | undefined;
   // A file this session creates is removed again when the recorder cannot start (a port in use).
   const created = options.db !== ':memory:' && !existsSync(options.db);
   let started = false;
@@ -77,9 +84,11 @@ export async function record(options: RecordOptions): Promise<RecordServer> {
         throw err;
       }
       const passthrough = new Passthrough(upstream, queue, log, recordFaults(faults));
+      completer = options.complete ? new CompleteLists(upstream, queue, log) : undefined;
       return {
         request: (req, res) => {
           if (admin.handle(req, res)) return;
+          completer?.notice(req, res);
           passthrough.web(req, res);
         },
         upgrade: (req, socket, head) => passthrough.upgrade(req, socket, head),
@@ -87,6 +96,7 @@ export async function record(options: RecordOptions): Promise<RecordServer> {
           const ended = passthrough.shutdown();
           await stopListening();
           await ended;
+          await completer?.close();
           upstream.close();
           const stats = await queue.close();
           removeUnstarted();
@@ -97,14 +107,18 @@ export async function record(options: RecordOptions): Promise<RecordServer> {
   });
   started = true;
   server.admin.add('GET', 'status', () => ({ mode: 'record', url: server.url, db: options.db, upstream: upstream.description, recording: queue.stats }));
-  server.admin.add('POST', 'flush', () => queue.flush());
+  const flush = async () => {
+    await completer?.idle();
+    return queue.flush();
+  };
+  server.admin.add('POST', 'flush', flush);
   server.log.info({ url: server.url, upstream: upstream.description, db: options.db }, 'recording');
   return {
     url: server.url,
     kubeconfigPath: server.kubeconfigPath,
     admin: server.admin,
     faults: server.faults,
-    flush: () => queue.flush(),
+    flush,
     close: server.close,
   };
 }

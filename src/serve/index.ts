@@ -29,6 +29,7 @@ import { seedEmptyCluster, seedRecordedNamespaces, type SeededNamespaces } from 
 import { builtinDiscovery } from './discovery/builtin-discovery';
 import { ALWAYS_SERVED, ServedResources } from './served-resources';
 import { storedObjects } from './stored-objects';
+import { partialResources } from './partial-warning';
 import { sendStatusBody } from './response-body';
 import { builtinPatchers, type WriteDeps } from './writes';
 import { parseControllers, startControllers, type RunningControllers } from './controllers';
@@ -129,6 +130,10 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
       }
       log.info({ resources: rebuilt.resources.size, revisions: rebuilt.timeline.length, head: store.head, ms: Date.now() - started }, empty ? 'empty cluster' : 'store rebuilt');
       if (seeded) log.info(seeded, 'namespaces (synthesised: shown by the recording without their object)');
+      for (const p of partialResources(rebuilt.resources.values())) {
+        const seen = [p.tableRows ? `${p.tableRows} as Table rows` : '', p.metadata ? `${p.metadata} as PartialObjectMetadata` : ''].filter(Boolean).join(', ');
+        log.warn(p, `${p.resource}: objects known only by their metadata (${seen}); full-object answers lack their other fields (record with --complete)`);
+      }
 
       status = (): ServeStatus => {
         const perResource = resources.all().map((r) => ({

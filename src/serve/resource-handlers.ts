@@ -12,6 +12,7 @@ import type { StoredObject } from '../reconstruct';
 import { objectKey } from '../store/revision';
 import { BodyEncoder } from './body-encoder';
 import { negotiate, type NegotiationTarget } from './negotiate';
+import { partialListWarning, partialObjectWarning, warnPartial } from './partial-warning';
 import { resolveRead } from './resolve-read';
 import type { ResourceRequest } from './resource-request';
 import { selectorFilter } from './selectors';
@@ -25,6 +26,7 @@ export async function handleGet(ctx: ResourceRequest): Promise<void> {
   const found = resource.store.get(objectKey(resource.namespaced ? info.namespace : '', info.name), rev);
   if (!found) throw notFound(info.resource, info.name, info.apiGroup);
   encoder = fallBack(ctx, encoder, [found.value], 'object');
+  warnPartial(res, partialObjectWarning(resource.info, encoder.rep, found.key, found.value));
   writeBody(req, res, 200, encoder.object(found.value), encoder.rep.contentType);
 }
 
@@ -45,6 +47,7 @@ export async function handleList(ctx: ResourceRequest): Promise<void> {
   });
   const values = page.items.map((r) => r.value);
   encoder = fallBack(ctx, encoder, values, 'list');
+  warnPartial(res, partialListWarning(resource.info, encoder.rep, values));
   const meta = {
     resourceVersion: String(rev),
     continue: page.lastKey !== undefined ? continueAfter(rev, page.lastKey.slice(prefix.length)) : undefined,

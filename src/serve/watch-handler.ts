@@ -16,6 +16,7 @@ import { watchErrorFrame } from '../wire/watch-error-frame';
 import { resolveRead } from './resolve-read';
 import type { ResourceRequest } from './resource-request';
 import { representation, withoutProtobuf } from './resource-handlers';
+import { hasPartialObjects, partialListWarning, warnPartial } from './partial-warning';
 import { selectorFilter } from './selectors';
 import { WatchStream, writeWatchHead } from './watch-stream';
 
@@ -52,6 +53,11 @@ export async function handleWatch(ctx: ResourceRequest): Promise<void> {
     encoder = withoutProtobuf(ctx, 'watch');
   }
 
+  if (hasPartialObjects(resource.info)) {
+    // The objects the watch starts from (sent as ADDED, or whose later events it carries).
+    const state = plan.initial !== 'none' ? initial : store.snapshot(Math.max(start, store.floor), prefix).filter((r) => !filter || filter(r));
+    warnPartial(res, partialListWarning(resource.info, encoder.rep, state.map((r) => r.value)));
+  }
   writeWatchHead(res, encoder.rep.contentType);
   let first = true;
   /** Subscribed once the initial state is out; the stream may close before that (a fault, a client gone). */

@@ -62,19 +62,33 @@ export function forwardRequest(
 const NOT_FORWARDED = new Set(['host', 'trailer', 'proxy-connection']);
 
 /**
+ * Discovery documents (`/api`, `/api/v1`, `/apis`, `/apis/G`, `/apis/G/V`) are asked for whole:
+ * a client's conditional headers (kubectl's discovery cache sends If-None-Match) would get a 304
+ * and leave the recording without the document serve rebuilds discovery from. The client then
+ * gets a 200 with the document instead of its 304.
+ */
+const CONDITIONAL = new Set(['if-none-match', 'if-modified-since']);
+const DISCOVERY_PATH = /^\/(api(\/[^/?#]+)?|apis(\/[^/?#]+){0,2})\/?([?#]|$)/;
+
+function isDiscoveryRequest(method: string | undefined, url: string): boolean {
+  return (method === 'GET' || method === 'HEAD') && DISCOVERY_PATH.test(url);
+}
+
+/**
  * The client's header lines in order (`rawHeaders`: repeated headers such as `Impersonate-Group`
- * stay separate lines), `Host` set to the upstream's; a DELETE or OPTIONS with no body framing
+ * stay separate lines), `Host` set to the upstream's, no conditional headers on discovery; a DELETE or OPTIONS with no body framing
  * gets `Content-Length: 0`, as http-proxy-3 sends.
  */
 function outgoingHeaders(req: IncomingMessage, upstream: Upstream): string[] {
   const raw = req.rawHeaders;
   const credentials = upstream.replacesCredentials ? upstream.authHeaders() : undefined;
   const out: string[] = ['Host', upstream.target.host];
+  const discovery = isDiscoveryRequest(req.method, req.url ?? '/');
   let framed = false;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i]!;
     const lower = name.toLowerCase();
-    if (NOT_FORWARDED.has(lower)) continue;
+    if (NOT_FORWARDED.has(lower) || (discovery && CONDITIONAL.has(lower))) continue;
     if (credentials && (lower === 'authorization' || hasName(credentials, lower))) continue;
     if (lower === 'content-length' || lower === 'transfer-encoding') framed = true;
     out.push(name, raw[i + 1]!);
@@ -90,7 +104,7 @@ function hasName(headers: Record<string, string>, lower: string): boolean {
 }
 
 /** The request's path after the server URL's path prefix (`https://host/k8s/clusters/c-1` + `/api/v1/pods`). */
-function upstreamPath(target: URL, url: string): string {
+export function upstreamPath(target: URL, url: string): string {
   const prefix = target.pathname;
   if (prefix === '/' || prefix === '') return url;
   return prefix.endsWith('/') && url.startsWith('/') ? prefix + url.slice(1) : prefix + url;

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { record } from '../../src/record';
+import { record, type RecordOptions } from '../../src/record';
 import { startFakeApiserver, type FakeApiserver } from './fake-apiserver';
 
 export interface RecordingClients {
@@ -26,7 +26,12 @@ export interface RecordedSession {
   remove(): void;
 }
 
-export async function recordSession(prefix: string, clients: (c: RecordingClients) => Promise<void>): Promise<RecordedSession> {
+/** `options`: more record options (`complete` …). */
+export async function recordSession(
+  prefix: string,
+  clients: (c: RecordingClients) => Promise<void>,
+  options: Partial<RecordOptions> = {},
+): Promise<RecordedSession> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const db = join(dir, 'session.db');
   const fake = await startFakeApiserver();
@@ -34,7 +39,7 @@ export async function recordSession(prefix: string, clients: (c: RecordingClient
   const kubeconfig = join(dir, 'record.kubeconfig');
   const remove = () => rmSync(dir, { recursive: true, force: true });
   try {
-    const rec = await record({ db, upstream: fake.url, listen: '127.0.0.1:0', writeKubeconfig: kubeconfig });
+    const rec = await record({ db, upstream: fake.url, listen: '127.0.0.1:0', writeKubeconfig: kubeconfig, ...options });
     try {
       await clients({ fake, kubeconfig, dir });
     } finally {

@@ -1,17 +1,19 @@
 /** What replay indexes at start: the request of every exchange it can replay, and the resourceVersion of every list. */
 import type { Db } from '../open';
+import { RECORDER_REQUEST_SQL } from '../recorder-requests';
 
 /** id, method, url, api_group, resource, request_headers (JSON), request_body: all stored before the response body. */
 export type RequestKeyRow = [id: number, method: string, url: string, group: string, resource: string, headers: string, body: Buffer | null];
 
 /**
  * Every exchange but upgraded connections (exec, attach, port-forward; status 101: their bytes
- * cannot be reproduced), in recorded order. Only columns stored before response_body are read, so
+ * cannot be reproduced) and the recorder's own requests (no client made them), in recorded order.
+ * Only columns stored before response_body are read, so
  * a scan of a recording with large bodies does not read them.
  */
 export function replayableRequests(db: Db): IterableIterator<RequestKeyRow> {
   return db
-    .prepare(`SELECT id, method, url, api_group, resource, request_headers, request_body FROM exchanges WHERE status IS NOT 101 ORDER BY id`)
+    .prepare(`SELECT id, method, url, api_group, resource, request_headers, request_body FROM exchanges WHERE status IS NOT 101 AND NOT ${RECORDER_REQUEST_SQL} ORDER BY id`)
     .raw()
     .iterate() as IterableIterator<RequestKeyRow>;
 }
