@@ -19,6 +19,7 @@ import type { ServedResources } from './served-resources';
 import { handleWatch } from './watch-handler';
 import { sendStatusBody } from './response-body';
 import { handleWrite, type WriteDeps } from './writes';
+import { answerAccessReview, isAccessReview } from './access-review';
 
 export interface DispatchDeps {
   store: Store<StoredObject>;
@@ -52,6 +53,7 @@ async function dispatch(deps: DispatchDeps, req: IncomingMessage, res: ServerRes
     if (deps.discovery.handle(req, res)) return;
     throw resourceNotFound();
   }
+  if (isAccessReview(info)) return answerAccessReview(req, res, info);
   const resource = deps.resources.find(info.apiGroup, info.apiVersion, info.resource);
   if (!resource) throw resourceNotFound();
   // A namespaced resource is not served outside a namespace by name, a cluster-scoped one not inside one.
