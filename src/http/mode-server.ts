@@ -43,6 +43,8 @@ export interface ModeHandlers {
    * its connections; the mode orders its own tear-down around it.
    */
   close(stopListening: () => Promise<void>): Promise<void>;
+  /** The namespace of the kubeconfig's context (default: `default`). */
+  namespace?: string;
 }
 
 export interface ModeServer<F> {
@@ -83,7 +85,7 @@ export async function startModeServer<F extends AdminMounted>(options: ModeServe
   try {
     url = await listen(server, address);
     kubeconfigPath = options.writeKubeconfig ?? join(tmpdir(), `kubetape-${options.mode}-${process.pid}-${new URL(url).port}.kubeconfig`);
-    writeClientKubeconfig(kubeconfigPath, url);
+    writeClientKubeconfig(kubeconfigPath, url, mode.namespace);
   } catch (err) {
     await close();
     throw err;
@@ -91,9 +93,9 @@ export async function startModeServer<F extends AdminMounted>(options: ModeServe
   return { url, kubeconfigPath, admin, faults, log, close };
 }
 
-function writeClientKubeconfig(path: string, url: string): void {
+function writeClientKubeconfig(path: string, url: string, namespace: string | undefined): void {
   try {
-    writeKubeconfig(path, url);
+    writeKubeconfig(path, url, namespace);
   } catch (err) {
     throw new UsageError(`--write-kubeconfig ${path}: ${(err as Error).message}`);
   }

@@ -29,6 +29,7 @@ import { builtinDiscovery } from './discovery/builtin-discovery';
 import { ALWAYS_SERVED, ServedResources } from './served-resources';
 import { sendStatusBody } from './response-body';
 import { defaultPatchers } from './writes';
+import { kubeconfigNamespace } from './kubeconfig-namespace';
 import { mulberry32 } from '../faults/random';
 import { randomInt } from 'node:crypto';
 
@@ -104,6 +105,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
       }
       log.info({ resources: rebuilt.resources.size, revisions: rebuilt.timeline.length, head: store.head, ms: Date.now() - started }, empty ? 'empty cluster' : 'store rebuilt');
       if (seeded) log.info(seeded, 'namespaces (synthesised: shown by the recording without their object)');
+      const namespace = kubeconfigNamespace(resources.all(), store.head);
 
       status = (): ServeStatus => {
         const perResource = resources.all().map((r) => ({
@@ -151,6 +153,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
             patchers: options.patchers ?? defaultPatchers(),
           },
         }),
+        namespace,
         async close(stopListening) {
           clock.stop();
           await stopListening();
