@@ -13,4 +13,4 @@ export type { ReplayOptions, ReplayServer } from './replay';
 export { serve } from './serve';
 export type { ServeOptions, ServeServer } from './serve';
 export { StatusError } from './k8s/status';
-export { RecordingFormatError } from './recording/open';
+export { RecordingFormatError } from './errors/recording-format-error';

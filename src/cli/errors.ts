@@ -1,5 +1,5 @@
 import { UsageError } from '../errors/usage-error';
-import { RecordingFormatError } from '../recording/open';
+import { RecordingFormatError } from '../errors/recording-format-error';
 
 export const EXIT_USAGE = 2;
 

@@ -1,16 +1,12 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
+import { RecordingFormatError } from '../errors/recording-format-error';
 import { APPLICATION_ID, SCHEMA_VERSION, migrations } from './schema';
 
 export type Db = Database.Database;
 
-/** The file cannot be used as a recording: wrong format, newer schema, unreadable. CLI exit code 2. */
-export class RecordingFormatError extends Error {
-  override name = 'RecordingFormatError';
-  constructor(readonly path: string, reason: string) {
-    super(`${path}: ${reason}`);
-  }
-}
+/** The file cannot be used as a recording (src/errors): re-exported for the recording's readers and writers. */
+export { RecordingFormatError };
 
 export interface OpenOptions {
   /** Create the file (and schema) when missing; otherwise a missing file is an error. */
