@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { UsageError } from '../errors/usage-error';
 import { silentLogger, type Logger } from '../log/logger';
+import { withAccessLog } from './access-log';
 import { AdminApi } from './admin';
 import { writeKubeconfig } from './kubeconfig';
 import { closeServer, listen, parseListen, type ListenAddress } from './listen';
@@ -61,7 +62,8 @@ export interface ModeServer<F> {
 
 /**
  * The server lifecycle the modes share: parse `listen`, build the faults and mount their admin
- * routes, let the mode set itself up, listen, write the kubeconfig, and close once.
+ * routes, let the mode set itself up, listen (every request in the access log), write the
+ * kubeconfig, and close once.
  */
 export async function startModeServer<F extends AdminMounted>(options: ModeServerOptions<F>): Promise<ModeServer<F>> {
   const log = (options.logger ?? silentLogger()).child({ component: options.mode });
@@ -70,7 +72,7 @@ export async function startModeServer<F extends AdminMounted>(options: ModeServe
   const admin = new AdminApi();
   faults.mount(admin);
   const mode = await options.setUp({ log, admin, faults });
-  const server = createServer(mode.request);
+  const server = createServer(withAccessLog(mode.request, log));
   if (mode.upgrade) server.on('upgrade', (req, socket, head) => mode.upgrade!(req, socket, head));
 
   let kubeconfigPath: string | undefined;

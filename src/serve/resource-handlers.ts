@@ -16,6 +16,7 @@ import { resolveRead } from './resolve-read';
 import type { ResourceRequest } from './resource-request';
 import { selectorFilter } from './selectors';
 import { writeBody } from './response-body';
+import { noteAccess } from '../http/access-log';
 
 export async function handleGet(ctx: ResourceRequest): Promise<void> {
   const { req, res, info, resource } = ctx;
@@ -24,6 +25,7 @@ export async function handleGet(ctx: ResourceRequest): Promise<void> {
   const rev = await resolveRead(plan, ctx.read());
   const found = resource.store.get(objectKey(resource.namespaced ? info.namespace : '', info.name), rev);
   if (!found) throw notFound(info.resource, info.name, info.apiGroup);
+  noteAccess(req, { resourceVersion: String(found.rev) });
   encoder = fallBack(ctx, encoder, [found.value], 'object');
   writeBody(req, res, 200, encoder.object(found.value), encoder.rep.contentType);
 }
@@ -44,6 +46,7 @@ export async function handleList(ctx: ResourceRequest): Promise<void> {
     filter: selectorFilter(options),
   });
   const values = page.items.map((r) => r.value);
+  noteAccess(req, { resourceVersion: String(rev) });
   encoder = fallBack(ctx, encoder, values, 'list');
   const meta = {
     resourceVersion: String(rev),

@@ -18,6 +18,7 @@ import type { ResourceRequest } from './resource-request';
 import { representation, withoutProtobuf } from './resource-handlers';
 import { selectorFilter } from './selectors';
 import { WatchStream, writeWatchHead } from './watch-stream';
+import { noteAccess } from '../http/access-log';
 
 export async function handleWatch(ctx: ResourceRequest): Promise<void> {
   const { res, info, resource } = ctx;
@@ -52,6 +53,7 @@ export async function handleWatch(ctx: ResourceRequest): Promise<void> {
     encoder = withoutProtobuf(ctx, 'watch');
   }
 
+  noteAccess(ctx.req, { resourceVersion: String(start) });
   writeWatchHead(res, encoder.rep.contentType);
   let first = true;
   /** Subscribed once the initial state is out; the stream may close before that (a fault, a client gone). */
