@@ -45,6 +45,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
       keepSecrets: args['keep-secrets'],
       faults: args.faults,
       logger: createLogger({ level: args['log-level'] }),
+      checkUpstream: true,
     });
     await runUntilSignal(server, 'kubetape record listening on');
   },

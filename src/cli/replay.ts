@@ -3,13 +3,14 @@ import { DEFAULT_LISTEN } from '../http/listen';
 import { createLogger } from '../log/logger';
 import { DEFAULT_IGNORED_PARAMS, ON_MISS, replay, summaryLine, type OnMiss } from '../replay';
 import { LOG_LEVELS } from './record';
+import { numberArg } from './number-arg';
 import { runUntilSignal } from './run-server';
 
 interface ReplayArgs {
   db: string;
   listen: string;
   'write-kubeconfig'?: string;
-  speed: number;
+  speed: string;
   'on-miss': OnMiss;
   upstream?: string;
   kubeconfig?: string;
@@ -29,7 +30,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       .option('db', { type: 'string', demandOption: true, describe: 'recording file' })
       .option('listen', { type: 'string', default: DEFAULT_LISTEN, describe: 'HOST:PORT (port 0: any free port)' })
       .option('write-kubeconfig', { type: 'string', describe: 'write a kubeconfig pointing at the replay server here' })
-      .option('speed', { type: 'number', default: 1, describe: 'multiplies recorded frame offsets: 0.5 twice as fast, 0 as fast as possible' })
+      .option('speed', { type: 'string', default: '1', describe: 'multiplies recorded frame offsets: 0.5 twice as fast, 0 as fast as possible' })
       .option('on-miss', { choices: ON_MISS, default: 'error' as OnMiss, describe: 'error: 404 Status explaining the miss; proxy: forward and record' })
       .option('upstream', { type: 'string', describe: 'upstream URL for --on-miss proxy' })
       .option('kubeconfig', { type: 'string', describe: 'kubeconfig for --on-miss proxy' })
@@ -46,7 +47,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       db: args.db,
       listen: args.listen,
       writeKubeconfig: args['write-kubeconfig'],
-      speed: args.speed,
+      speed: numberArg('--speed', args.speed, 'a number ≥ 0 (multiplies recorded offsets: 0.5 twice as fast, 0 as fast as possible)', (n) => n >= 0),
       onMiss: args['on-miss'],
       upstream: args.upstream,
       kubeconfig: args.kubeconfig,
@@ -56,7 +57,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       faults: args.faults,
       logger: createLogger({ level: args['log-level'] }),
     });
-    const closing = runUntilSignal({ url: server.url, close: async () => void (await server.close()) }, 'kubetape replay listening on');
+    const closing = runUntilSignal({ url: server.url, kubeconfigPath: server.kubeconfigPath, close: async () => void (await server.close()) }, 'kubetape replay listening on');
     await closing;
     process.stdout.write(`${summaryLine(server.summary())}\n`);
   },

@@ -1,15 +1,17 @@
 /** A running mode, as the CLI sees it: where it listens and how to stop it. */
 export interface RunningServer {
   url: string;
+  kubeconfigPath: string;
   close(): Promise<void>;
 }
 
 /**
- * Prints the URL on stdout (first line, so scripts can read it), then waits for Ctrl-C or SIGTERM
- * and closes cleanly: the recorder flushes, servers end their watches.
+ * Prints the URL on stdout (first line, so scripts can read it) and the kubeconfig's path (second
+ * line), then waits for Ctrl-C or SIGTERM and closes cleanly: the recorder flushes, servers end
+ * their watches.
  */
 export function runUntilSignal(server: RunningServer, banner: string): Promise<void> {
-  process.stdout.write(`${banner} ${server.url}\n`);
+  process.stdout.write(`${banner} ${server.url}\nkubeconfig ${server.kubeconfigPath}\n`);
   return new Promise((resolve) => {
     let closing = false;
     const stop = () => {

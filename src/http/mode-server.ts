@@ -40,7 +40,7 @@ export interface ModeHandlers {
   request: RequestListener;
   upgrade?(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   /**
-   * Ends the mode, called once (also when listening failed): `stopListening` closes the server and
+   * Ends the mode, called once (also when writing the kubeconfig failed): `stopListening` closes the server and
    * its connections; the mode orders its own tear-down around it.
    */
   close(stopListening: () => Promise<void>): Promise<void>;
@@ -62,7 +62,7 @@ export interface ModeServer<F> {
 
 /**
  * The server lifecycle the modes share: parse `listen`, build the faults and mount their admin
- * routes, let the mode set itself up, listen (every request in the access log), write the
+ * routes, listen (every request in the access log), let the mode set itself up, write the
  * kubeconfig, and close once.
  */
 export async function startModeServer<F extends AdminMounted>(options: ModeServerOptions<F>): Promise<ModeServer<F>> {
@@ -71,23 +71,40 @@ export async function startModeServer<F extends AdminMounted>(options: ModeServe
   const faults = await options.faults(log);
   const admin = new AdminApi();
   faults.mount(admin);
-  const mode = await options.setUp({ log, admin, faults });
-  const server = createServer(withAccessLog(mode.request, log));
-  if (mode.upgrade) server.on('upgrade', (req, socket, head) => mode.upgrade!(req, socket, head));
+  // Listen before the set-up (a port in use fails before a long store rebuild); requests that
+  // arrive meanwhile wait for it.
+  let mode: ModeHandlers | undefined;
+  let setUpDone!: (m: ModeHandlers | undefined) => void;
+  const ready = new Promise<ModeHandlers | undefined>((resolve) => (setUpDone = resolve));
+  const server = createServer(
+    withAccessLog((req, res) => {
+      if (mode) mode.request(req, res);
+      else void ready.then((m) => (m ? m.request(req, res) : res.destroy()));
+    }, log),
+  );
+  const url = await listen(server, address);
+  try {
+    mode = await options.setUp({ log, admin, faults });
+  } catch (err) {
+    setUpDone(undefined);
+    await closeServer(server);
+    throw err;
+  }
+  setUpDone(mode);
+  const handlers = mode;
+  if (handlers.upgrade) server.on('upgrade', (req, socket, head) => handlers.upgrade!(req, socket, head));
 
   let kubeconfigPath: string | undefined;
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      await mode.close(() => (server.listening ? closeServer(server) : Promise.resolve()));
+      await handlers.close(() => (server.listening ? closeServer(server) : Promise.resolve()));
       if (options.writeKubeconfig === undefined && kubeconfigPath) rmSync(kubeconfigPath, { force: true });
     })());
 
-  let url: string;
   try {
-    url = await listen(server, address);
     kubeconfigPath = options.writeKubeconfig ?? join(tmpdir(), `kubetape-${options.mode}-${process.pid}-${new URL(url).port}.kubeconfig`);
-    writeClientKubeconfig(kubeconfigPath, url, mode.namespace);
+    writeClientKubeconfig(kubeconfigPath, url, handlers.namespace);
   } catch (err) {
     await close();
     throw err;

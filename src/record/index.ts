@@ -8,6 +8,7 @@ import { RecordingQueue } from '../recording/writer-queue';
 import { Passthrough } from '../upstream/passthrough';
 import { recordFaults } from './record-faults';
 import { resolveUpstream, type Upstream } from '../upstream/upstream';
+import { checkUpstream } from './check-upstream';
 
 export interface RecordOptions extends ServerOptions {
   /** The recording file; created when missing, appended to when it exists. */
@@ -26,6 +27,8 @@ export interface RecordOptions extends ServerOptions {
   writer?: WriterBackendKind;
   /** Fault rules: a rules file (YAML/JSON), rule data, or a FaultInjector; also managed at /_kubetape/faults. */
   faults?: FaultsOption;
+  /** Ask the upstream for `/version` once at start and warn when it does not answer (the CLI does). */
+  checkUpstream?: boolean;
 }
 
 export interface RecordServer {
@@ -87,6 +90,7 @@ export async function record(options: RecordOptions): Promise<RecordServer> {
   server.admin.add('GET', 'status', () => ({ mode: 'record', url: server.url, db: options.db, upstream: upstream.description, recording: queue.stats }));
   server.admin.add('POST', 'flush', () => queue.flush());
   server.log.info({ url: server.url, upstream: upstream.description, db: options.db }, 'recording');
+  if (options.checkUpstream) void checkUpstream(upstream, server.log);
   return {
     url: server.url,
     kubeconfigPath: server.kubeconfigPath,
