@@ -11,8 +11,8 @@ export interface RunningServer {
  * their watches.
  */
 export function runUntilSignal(server: RunningServer, banner: string): Promise<void> {
-  process.stdout.write(`${banner} ${server.url}\nkubeconfig ${server.kubeconfigPath}\n`);
-  return new Promise((resolve) => {
+  // The handlers go in before the lines go out: a script may send SIGTERM as soon as it reads them.
+  const stopped = new Promise<void>((resolve) => {
     let closing = false;
     const stop = () => {
       if (closing) return;
@@ -22,4 +22,6 @@ export function runUntilSignal(server: RunningServer, banner: string): Promise<v
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  process.stdout.write(`${banner} ${server.url}\nkubeconfig ${server.kubeconfigPath}\n`);
+  return stopped;
 }
