@@ -17,3 +17,12 @@ module.exports = function runServer(start) {
       process.exit(1);
     });
 };
+
+/**
+ * The logger a benchmark server runs with: JSON on stderr at KUBETAPE_LOG_LEVEL, `warn` by default
+ * (no access log, as one benchmarks); `KUBETAPE_LOG_LEVEL=info` measures the access log's cost.
+ */
+module.exports.benchLogger = function benchLogger() {
+  const { createLogger } = require('../dist/log/logger');
+  return createLogger({ level: process.env.KUBETAPE_LOG_LEVEL || 'warn', pretty: false });
+};

@@ -34,11 +34,14 @@ function start(cmd, argv, { ready = /listening (\d+)/ } = {}) {
       if (m) {
         child.stdout.off('data', onData);
         child.stdout.resume();
+        child.stderr.off('data', onErr);
+        child.stderr.resume(); // logs (KUBETAPE_LOG_LEVEL=info) are drained, not kept
         resolve({ child, port: Number(m[1]) });
       }
     };
     child.stdout.on('data', onData);
-    child.stderr.on('data', (d) => (out += d));
+    const onErr = (d) => (out += d);
+    child.stderr.on('data', onErr);
     child.on('exit', (code) => reject(new Error(`${cmd} ${argv.join(' ')} exited ${code}: ${out}`)));
   });
 }

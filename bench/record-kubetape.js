@@ -5,6 +5,6 @@ const { record } = require('../dist/record');
 const runServer = require('./child-server');
 
 runServer(async () => {
-  const server = await record({ upstream: process.argv[2], db: process.argv[3], listen: '127.0.0.1:0', writer: process.argv[4] ?? 'worker' });
+  const server = await record({ upstream: process.argv[2], db: process.argv[3], listen: '127.0.0.1:0', logger: runServer.benchLogger(), writer: process.argv[4] ?? 'worker' });
   return { port: new URL(server.url).port, close: () => server.close() };
 });

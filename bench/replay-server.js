@@ -5,6 +5,6 @@ const { replay } = require('../dist/replay');
 const runServer = require('./child-server');
 
 runServer(async () => {
-  const server = await replay({ db: process.argv[2], listen: '127.0.0.1:0', speed: 0 });
+  const server = await replay({ db: process.argv[2], listen: '127.0.0.1:0', logger: runServer.benchLogger(), speed: 0 });
   return { port: new URL(server.url).port, close: () => server.close() };
 });

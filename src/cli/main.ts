@@ -14,12 +14,16 @@ export async function main(argv: string[]): Promise<void> {
       .command(replayCommand)
       .command(serveCommand)
       .command(inspectCommand)
+      .command('help [command]', 'Show the help of a command', () => undefined, (args) => main([String(args.command ?? ''), '--help'].filter(Boolean)))
       .demandCommand(1, 'name a command: record, replay, serve or inspect')
       .strict()
+      // Unknown flags are reported once, by the name given (not also as their camelCase twin).
+      .parserConfiguration({ 'camel-case-expansion': false })
       .fail((message, err) => {
         throw err ?? new CliUsage(message);
       })
       .help()
+      .alias('h', 'help')
       .parseAsync();
   } catch (err) {
     if (err instanceof CliUsage) {

@@ -51,6 +51,7 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
       complete: args.complete,
       faults: args.faults,
       logger: createLogger({ level: args['log-level'] }),
+      checkUpstream: true,
     });
     await runUntilSignal(server, 'kubetape record listening on');
   },

@@ -3,6 +3,7 @@ import { DEFAULT_LISTEN } from '../http/listen';
 import { createLogger } from '../log/logger';
 import { DEFAULT_IGNORED_PARAMS, ON_MISS, replay, summaryLine, type OnMiss } from '../replay';
 import { LOG_LEVELS } from './record';
+import { numberArg } from './number-arg';
 import { runUntilSignal } from './run-server';
 
 interface ReplayArgs {
@@ -10,7 +11,7 @@ interface ReplayArgs {
   listen: string;
   'write-kubeconfig'?: string;
   'accept-hosts'?: string;
-  speed: number;
+  speed: string;
   'on-miss': OnMiss;
   upstream?: string;
   kubeconfig?: string;
@@ -31,7 +32,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       .option('listen', { type: 'string', default: DEFAULT_LISTEN, describe: 'HOST:PORT (port 0: any free port)' })
       .option('accept-hosts', { type: 'string', describe: 'comma-separated regular expressions: Host names accepted besides the listen address and loopback names (as kubectl proxy)' })
       .option('write-kubeconfig', { type: 'string', describe: 'write a kubeconfig pointing at the replay server here' })
-      .option('speed', { type: 'number', default: 1, describe: 'multiplies recorded frame offsets: 0.5 twice as fast, 0 as fast as possible' })
+      .option('speed', { type: 'string', default: '1', describe: 'multiplies recorded frame offsets: 0.5 twice as fast, 0 as fast as possible' })
       .option('on-miss', { choices: ON_MISS, default: 'error' as OnMiss, describe: 'error: 404 Status explaining the miss; proxy: forward and record' })
       .option('upstream', { type: 'string', describe: 'upstream URL for --on-miss proxy' })
       .option('kubeconfig', { type: 'string', describe: 'kubeconfig for --on-miss proxy' })
@@ -49,7 +50,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       listen: args.listen,
       acceptHosts: args['accept-hosts'],
       writeKubeconfig: args['write-kubeconfig'],
-      speed: args.speed,
+      speed: numberArg('--speed', args.speed, 'a number ≥ 0 (multiplies recorded offsets: 0.5 twice as fast, 0 as fast as possible)', (n) => n >= 0),
       onMiss: args['on-miss'],
       upstream: args.upstream,
       kubeconfig: args.kubeconfig,
@@ -59,7 +60,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       faults: args.faults,
       logger: createLogger({ level: args['log-level'] }),
     });
-    const closing = runUntilSignal({ url: server.url, close: async () => void (await server.close()) }, 'kubetape replay listening on');
+    const closing = runUntilSignal({ url: server.url, kubeconfigPath: server.kubeconfigPath, close: async () => void (await server.close()) }, 'kubetape replay listening on');
     await closing;
     process.stdout.write(`${summaryLine(server.summary())}\n`);
   },

@@ -1,16 +1,18 @@
 /** A running mode, as the CLI sees it: where it listens and how to stop it. */
 export interface RunningServer {
   url: string;
+  kubeconfigPath: string;
   close(): Promise<void>;
 }
 
 /**
- * Prints the URL on stdout (first line, so scripts can read it), then waits for Ctrl-C or SIGTERM
- * and closes cleanly: the recorder flushes, servers end their watches.
+ * Prints the URL on stdout (first line, so scripts can read it) and the kubeconfig's path (second
+ * line), then waits for Ctrl-C or SIGTERM and closes cleanly: the recorder flushes, servers end
+ * their watches.
  */
 export function runUntilSignal(server: RunningServer, banner: string): Promise<void> {
-  process.stdout.write(`${banner} ${server.url}\n`);
-  return new Promise((resolve) => {
+  // The handlers go in before the lines go out: a script may send SIGTERM as soon as it reads them.
+  const stopped = new Promise<void>((resolve) => {
     let closing = false;
     const stop = () => {
       if (closing) return;
@@ -20,4 +22,6 @@ export function runUntilSignal(server: RunningServer, banner: string): Promise<v
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  process.stdout.write(`${banner} ${server.url}\nkubeconfig ${server.kubeconfigPath}\n`);
+  return stopped;
 }

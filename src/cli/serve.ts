@@ -5,6 +5,7 @@ import { CLOCK_MODES, CONTROLLER_NAMES, NO_CONTROLLERS, serve, type ClockMode } 
 import { parseDuration } from '../serve/duration';
 import { UsageError } from '../errors/usage-error';
 import { LOG_LEVELS } from './record';
+import { numberArg } from './number-arg';
 import { runUntilSignal } from './run-server';
 
 interface ServeArgs {
@@ -15,7 +16,7 @@ interface ServeArgs {
   'compaction-window'?: string;
   'keep-revisions'?: number;
   clock: ClockMode;
-  speed: number;
+  speed?: string;
   'bookmark-interval': string;
   'log-level': (typeof LOG_LEVELS)[number];
   faults?: string;
@@ -34,12 +35,12 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('listen', { type: 'string', default: DEFAULT_LISTEN, describe: 'HOST:PORT (port 0: any free port)' })
       .option('accept-hosts', { type: 'string', describe: 'comma-separated regular expressions: Host names accepted besides the listen address and loopback names (as kubectl proxy)' })
       .option('write-kubeconfig', { type: 'string', describe: 'write a kubeconfig pointing clients at the server here' })
-      .option('compaction-window', { type: 'string', describe: 'compact history older than this (e.g. 5m, like etcd)' })
+      .option('compaction-window', { type: 'string', describe: 'compact history older than this duration, with its unit (e.g. 90s, 5m, like etcd)' })
       .option('keep-revisions', { type: 'number', describe: 'keep only this many revisions below the head' })
       .conflicts('compaction-window', 'keep-revisions')
       .option('clock', { choices: CLOCK_MODES, default: 'end' as ClockMode, describe: 'end: final recorded state; realtime: replay changes at their pace; manual: admin API only' })
-      .option('speed', { type: 'number', default: 1, describe: 'with --clock realtime: how much faster than recorded the changes arrive (2 = twice as fast)' })
-      .option('bookmark-interval', { type: 'string', default: '60s', describe: 'interval between watch bookmarks' })
+      .option('speed', { type: 'string', describe: 'with --clock realtime only: how much faster than recorded the changes arrive (default 1; 2 = twice as fast)' })
+      .option('bookmark-interval', { type: 'string', default: '60s', describe: 'interval between watch bookmarks, with its unit (e.g. 1s, 60s)' })
       .option('log-level', { choices: LOG_LEVELS, default: 'info' as const, describe: 'log level (JSON lines on stderr)' })
       .option('faults', { type: 'string', describe: 'fault rules file (YAML or JSON); also managed at /_kubetape/faults' })
       .option('seed', { type: 'number', describe: 'seed for generated names and uids (the same seed gives the same names)' })
@@ -55,6 +56,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     if (args.seed !== undefined && !Number.isSafeInteger(args.seed)) throw new UsageError(`--seed must be an integer, got ${args.seed}`);
     const keep = args['keep-revisions'];
     if (keep !== undefined && (!Number.isInteger(keep) || keep < 0)) throw new UsageError(`--keep-revisions must be a non-negative integer, got ${keep}`);
+    const speed = args.speed === undefined ? undefined : numberArg('--speed', args.speed, 'a positive number (2 = twice as fast as recorded)', (n) => n > 0);
+    if (speed !== undefined && args.clock !== 'realtime') throw new UsageError(`--speed applies to --clock realtime only (the clock is ${args.clock})`);
     const server = await serve({
       db: args.db,
       listen: args.listen,
@@ -63,7 +66,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       compactionWindowMs: args['compaction-window'] === undefined ? undefined : duration('--compaction-window', args['compaction-window']),
       keepRevisions: keep,
       clock: args.clock,
-      speed: args.speed,
+      speed,
       bookmarkIntervalMs: duration('--bookmark-interval', args['bookmark-interval']),
       logger: createLogger({ level: args['log-level'] }),
       faults: args.faults,

@@ -11,6 +11,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { UsageError } from '../errors/usage-error';
+import { noteAccess } from '../http/access-log';
 import type { AdminApi } from '../http/admin';
 import type { RequestInfo } from '../k8s/request-info';
 import { silentLogger, type Logger } from '../log/logger';
@@ -129,6 +130,7 @@ export class FaultInjector {
       if (!rule.fires(request)) continue;
       const effect = rule.apply(request, plan, options.currentRv);
       this.note(rule.name, rule.action.type, request, effect);
+      noteAccess(req, { fault: rule.name });
     }
     return plan;
   }

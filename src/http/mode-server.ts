@@ -5,11 +5,12 @@ import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { UsageError } from '../errors/usage-error';
 import { silentLogger, type Logger } from '../log/logger';
+import { withAccessLog } from './access-log';
 import { AdminApi } from './admin';
 import { writeKubeconfig } from './kubeconfig';
 import { HostCheck, parseAcceptHosts } from './host-check';
 import { closeServer, listen, parseListen, type ListenAddress } from './listen';
-import { guardHandlers } from './request-guard';
+import { guardHandlers, type GuardedHandlers } from './request-guard';
 
 /** How long a client may take to send a request's head, and its whole request (kube-apiserver: 32 s, and 60 s for a request that is not long-running). */
 const HEADERS_TIMEOUT_MS = 32_000;
@@ -52,10 +53,12 @@ export interface ModeHandlers {
   request: RequestListener;
   upgrade?(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   /**
-   * Ends the mode, called once (also when listening failed): `stopListening` closes the server and
+   * Ends the mode, called once (also when writing the kubeconfig failed): `stopListening` closes the server and
    * its connections; the mode orders its own tear-down around it.
    */
   close(stopListening: () => Promise<void>): Promise<void>;
+  /** The namespace of the kubeconfig's context (default: `default`). */
+  namespace?: string;
 }
 
 export interface ModeServer<F> {
@@ -72,7 +75,8 @@ export interface ModeServer<F> {
 
 /**
  * The server lifecycle the modes share: parse `listen`, build the faults and mount their admin
- * routes, let the mode set itself up, listen, write the kubeconfig, and close once.
+ * routes, listen (every request in the access log), let the mode set itself up, write the
+ * kubeconfig, and close once.
  */
 export async function startModeServer<F extends AdminMounted>(options: ModeServerOptions<F>): Promise<ModeServer<F>> {
   const log = (options.logger ?? silentLogger()).child({ component: options.mode });
@@ -81,28 +85,45 @@ export async function startModeServer<F extends AdminMounted>(options: ModeServe
   const faults = await options.faults(log);
   const admin = new AdminApi();
   faults.mount(admin);
-  const mode = await options.setUp({ log, admin, faults });
-  const handlers = guardHandlers(mode, hosts, log);
+  // Listen before the set-up (a port in use fails before a long store rebuild); requests that
+  // arrive meanwhile wait for it. Every request is logged, and passes the Host check first.
+  let guarded: GuardedHandlers | undefined;
+  let setUpDone!: (m: GuardedHandlers | undefined) => void;
+  const ready = new Promise<GuardedHandlers | undefined>((resolve) => (setUpDone = resolve));
   const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const server = createServer(
     { requestTimeout, headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeout), connectionsCheckingInterval: Math.min(1000, requestTimeout) },
-    handlers.request,
+    withAccessLog((req, res) => {
+      if (guarded) guarded.request(req, res);
+      else void ready.then((g) => (g ? g.request(req, res) : res.destroy()));
+    }, log),
   );
-  if (handlers.upgrade) server.on('upgrade', handlers.upgrade);
+  const url = await listen(server, address);
+  let mode: ModeHandlers;
+  try {
+    mode = await options.setUp({ log, admin, faults });
+  } catch (err) {
+    setUpDone(undefined);
+    await closeServer(server);
+    throw err;
+  }
+  const handlers = mode;
+  guarded = guardHandlers(mode, hosts, log);
+  setUpDone(guarded);
+  const upgrade = guarded.upgrade;
+  if (upgrade) server.on('upgrade', (req, socket, head) => upgrade(req, socket, head));
 
   let kubeconfigPath: string | undefined;
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      await mode.close(() => (server.listening ? closeServer(server) : Promise.resolve()));
+      await handlers.close(() => (server.listening ? closeServer(server) : Promise.resolve()));
       if (options.writeKubeconfig === undefined && kubeconfigPath) rmSync(kubeconfigPath, { force: true });
     })());
 
-  let url: string;
   try {
-    url = await listen(server, address);
     kubeconfigPath = options.writeKubeconfig ?? join(tmpdir(), `kubetape-${options.mode}-${process.pid}-${new URL(url).port}.kubeconfig`);
-    writeClientKubeconfig(kubeconfigPath, url);
+    writeClientKubeconfig(kubeconfigPath, url, handlers.namespace);
   } catch (err) {
     await close();
     throw err;
@@ -110,9 +131,9 @@ export async function startModeServer<F extends AdminMounted>(options: ModeServe
   return { url, kubeconfigPath, admin, faults, log, close };
 }
 
-function writeClientKubeconfig(path: string, url: string): void {
+function writeClientKubeconfig(path: string, url: string, namespace: string | undefined): void {
   try {
-    writeKubeconfig(path, url);
+    writeKubeconfig(path, url, namespace);
   } catch (err) {
     throw new UsageError(`--write-kubeconfig ${path}: ${(err as Error).message}`);
   }

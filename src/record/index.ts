@@ -10,6 +10,7 @@ import { Passthrough } from '../upstream/passthrough';
 import { CompleteLists } from './complete-lists';
 import { recordFaults } from './record-faults';
 import { resolveUpstream, type Upstream } from '../upstream/upstream';
+import { checkUpstream } from './check-upstream';
 
 export interface RecordOptions extends ServerOptions {
   /** The recording file; created when missing, appended to when it exists. */
@@ -33,6 +34,8 @@ export interface RecordOptions extends ServerOptions {
   complete?: boolean;
   /** Fault rules: a rules file (YAML/JSON), rule data, or a FaultInjector; also managed at /_kubetape/faults. */
   faults?: FaultsOption;
+  /** Ask the upstream for `/version` once at start and warn when it does not answer (the CLI does). */
+  checkUpstream?: boolean;
 }
 
 export interface RecordServer {
@@ -113,6 +116,7 @@ export async function record(options: RecordOptions): Promise<RecordServer> {
   };
   server.admin.add('POST', 'flush', flush);
   server.log.info({ url: server.url, upstream: upstream.description, db: options.db }, 'recording');
+  if (options.checkUpstream) void checkUpstream(upstream, server.log);
   return {
     url: server.url,
     kubeconfigPath: server.kubeconfigPath,

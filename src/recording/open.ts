@@ -9,6 +9,8 @@ export type Db = Database.Database;
 // better-sqlite3 reads this once, when its addon loads (at the first open in the process): URI
 // filenames let a reader open a file `immutable=1`. Opens of plain paths do not depend on it.
 process.env.SQLITE_USE_URI ??= '1';
+/** The file cannot be used as a recording (src/errors): re-exported for the recording's readers and writers. */
+export { RecordingFormatError };
 
 export interface OpenOptions {
   /** Create the file (and schema) when missing; otherwise a missing file is an error. */

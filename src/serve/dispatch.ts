@@ -19,6 +19,7 @@ import type { ServedResources } from './served-resources';
 import { handleWatch } from './watch-handler';
 import { sendStatusBody } from './response-body';
 import { handleCustomScale, handleScale, handleWrite, hasScale, hasStatusSubresource, type WriteDeps } from './writes';
+import { answerAccessReview, isAccessReview } from './access-review';
 
 export interface DispatchDeps {
   store: Store<StoredObject>;
@@ -53,6 +54,7 @@ async function dispatch(deps: DispatchDeps, req: IncomingMessage, res: ServerRes
     if (deps.discovery.handle(req, res)) return;
     throw resourceNotFound();
   }
+  if (isAccessReview(info)) return answerAccessReview(req, res, info);
   const resource = deps.resources.find(info.apiGroup, info.apiVersion, info.resource);
   if (!resource) {
     // Outside the built-in and recorded APIs the apiextensions handler answers: a resource no CRD serves gets the plain NotFound page.

@@ -33,6 +33,7 @@ import { partialResources } from './partial-warning';
 import { sendStatusBody } from './response-body';
 import { builtinPatchers, type WriteDeps } from './writes';
 import { parseControllers, startControllers, type RunningControllers } from './controllers';
+import { kubeconfigNamespace } from './kubeconfig-namespace';
 import { mulberry32 } from '../faults/random';
 import { CrdController } from './crds/crd-controller';
 import { installCrds, type CrdInstallDeps } from './crds/crd-installer';
@@ -134,6 +135,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
         const seen = [p.tableRows ? `${p.tableRows} as Table rows` : '', p.metadata ? `${p.metadata} as PartialObjectMetadata` : ''].filter(Boolean).join(', ');
         log.warn(p, `${p.resource}: objects known only by their metadata (${seen}); full-object answers lack their other fields (record with --complete)`);
       }
+      const namespace = kubeconfigNamespace(resources.all(), store.head);
 
       status = (): ServeStatus => {
         const perResource = resources.all().map((r) => ({
@@ -195,6 +197,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
           watchTimeoutMs: options.watchTimeoutMs ?? 1800_000,
           writes,
         }),
+        namespace,
         async close(stopListening) {
           controllers?.stop();
           clock.stop();

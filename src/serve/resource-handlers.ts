@@ -17,6 +17,7 @@ import { resolveRead } from './resolve-read';
 import type { ResourceRequest } from './resource-request';
 import { selectorFilter } from './selectors';
 import { writeBody } from './response-body';
+import { noteAccess } from '../http/access-log';
 
 export async function handleGet(ctx: ResourceRequest): Promise<void> {
   const { req, res, info, resource } = ctx;
@@ -25,6 +26,7 @@ export async function handleGet(ctx: ResourceRequest): Promise<void> {
   const rev = await resolveRead(plan, ctx.read());
   const found = resource.store.get(objectKey(resource.namespaced ? info.namespace : '', info.name), rev);
   if (!found) throw notFound(info.resource, info.name, info.apiGroup);
+  noteAccess(req, { resourceVersion: String(found.rev) });
   encoder = fallBack(ctx, encoder, [found.value], 'object');
   warnPartial(res, partialObjectWarning(resource.info, encoder.rep, found.key, found.value));
   writeBody(req, res, 200, encoder.object(found.value), encoder.rep.contentType);
@@ -46,6 +48,7 @@ export async function handleList(ctx: ResourceRequest): Promise<void> {
     filter: selectorFilter(options, info.apiGroup, info.resource),
   });
   const values = page.items.map((r) => r.value);
+  noteAccess(req, { resourceVersion: String(rev) });
   encoder = fallBack(ctx, encoder, values, 'list');
   warnPartial(res, partialListWarning(resource.info, encoder.rep, values));
   const meta = {

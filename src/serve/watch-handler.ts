@@ -19,6 +19,7 @@ import { representation, withoutProtobuf } from './resource-handlers';
 import { hasPartialObjects, partialListWarning, warnPartial } from './partial-warning';
 import { selectorFilter } from './selectors';
 import { WatchStream, writeWatchHead } from './watch-stream';
+import { noteAccess } from '../http/access-log';
 
 export async function handleWatch(ctx: ResourceRequest): Promise<void> {
   const { res, info, resource } = ctx;
@@ -58,6 +59,7 @@ export async function handleWatch(ctx: ResourceRequest): Promise<void> {
     const state = plan.initial !== 'none' ? initial : store.snapshot(Math.max(start, store.floor), prefix).filter((r) => !filter || filter(r));
     warnPartial(res, partialListWarning(resource.info, encoder.rep, state.map((r) => r.value)));
   }
+  noteAccess(ctx.req, { resourceVersion: String(start) });
   writeWatchHead(res, encoder.rep.contentType);
   let first = true;
   /** Subscribed once the initial state is out; the stream may close before that (a fault, a client gone). */

@@ -5,6 +5,7 @@ import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { UsageError } from '../errors/usage-error';
 import { KubeconfigCredentials, tokenFileOf } from './upstream-credentials';
+import { loadClientNode } from './client-node';
 
 /** Where requests go and with which credentials: the kubeconfig's cluster and user, or a bare URL. */
 export interface Upstream {
@@ -57,7 +58,7 @@ function plainUpstream(url: string): Upstream {
 }
 
 async function kubeconfigUpstream(path: string | undefined, context: string | undefined): Promise<Upstream> {
-  const { KubeConfig } = await import('@kubernetes/client-node');
+  const { KubeConfig } = await loadClientNode();
   const kc = new KubeConfig();
   if (path && !existsSync(path)) throw new UsageError(`kubeconfig ${path}: no such file`);
   const files = path ? [path] : defaultKubeconfigFiles().filter((f) => existsSync(f));

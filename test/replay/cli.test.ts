@@ -17,7 +17,7 @@ describe('kubetape replay (CLI)', () => {
   it.each([
     ['a file that is not SQLite', () => writeFileSync(join(dir, 'bad.db'), 'garbage'), 'bad.db', /^kubetape: .*bad\.db: not a kubetape recording \(not an SQLite database\)\n$/],
     ['--upstream without --on-miss proxy', () => new RecordingBuilder(join(dir, 'ok.db')).close(), 'ok.db --upstream http://127.0.0.1:1', /^kubetape: --upstream, --kubeconfig and --context are only for --on-miss proxy\n$/],
-    ['a negative --speed', () => new RecordingBuilder(join(dir, 'ok2.db')).close(), 'ok2.db --speed -1', /^kubetape: --speed must be a number ≥ 0, got -1\n$/],
+    ['a negative --speed', () => new RecordingBuilder(join(dir, 'ok2.db')).close(), 'ok2.db --speed -1', /^kubetape: --speed expects a number ≥ 0 \(multiplies recorded offsets: 0\.5 twice as fast, 0 as fast as possible\), got "-1"\n$/],
   ])('refuses %s with one line and exit code 2', (_what, prepare, args, line) => {
     prepare();
     const [db, ...rest] = args.split(' ');
@@ -54,6 +54,7 @@ describe('kubetape replay (CLI)', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(out.split('\n').slice(1)).toEqual([
+      `kubeconfig ${kubeconfig}`,
       'kubetape replay: 2 requests, 1 served from the recording, 1 miss; 1 of 2 recorded exchanges never used',
       '',
     ]);

@@ -1,0 +1,3 @@
+module example.com/kubetape-go
+
+go 1.19
