@@ -1,0 +1,51 @@
+/**
+ * The example controllers of examples/controllers/ (the acceptance controllers of
+ * `kubetape explore`): unperturbed, against a plain empty serve, both the buggy and the fixed
+ * variant of each run its workload to the expected end state (their bugs only show under a
+ * perturbation) and exit 0 on SIGTERM.
+ */
+import { join } from 'node:path';
+import { serve, type ServeServer } from '../../src/serve';
+import { loadWorkload, startController, stopController, WorkloadRunner } from './workload-runner';
+
+const EXAMPLES = join(__dirname, '../../examples/controllers');
+
+type ConfigMap = Record<string, any>;
+
+/** The demo namespace's ConfigMaps (without the root CA one), by name. */
+function configMaps(api: ServeServer): Map<string, ConfigMap> {
+  return new Map(api.objects('configmaps', 'demo').filter((cm) => cm.metadata.name !== 'kube-root-ca.crt').map((cm) => [cm.metadata.name, cm]));
+}
+
+async function runExample(name: string, variant: 'buggy' | 'fixed'): Promise<{ end: Map<string, ConfigMap>; log: string[] }> {
+  const api = await serve({});
+  const log: string[] = [];
+  try {
+    const controller = await startController(join(EXAMPLES, name, `${variant}.js`), api.kubeconfigPath, log);
+    try {
+      const fingerprint = () => JSON.stringify([...configMaps(api).values()].map((cm) => [cm.metadata.name, cm.metadata.resourceVersion]));
+      await new WorkloadRunner(api.url, fingerprint).run(loadWorkload(join(EXAMPLES, name, 'workload.yaml')));
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\ncontroller log:\n${log.join('\n')}`);
+    } finally {
+      expect(await stopController(controller)).toBe(0);
+    }
+    return { end: configMaps(api), log };
+  } finally {
+    await api.close();
+  }
+}
+
+describe.each(['buggy', 'fixed'] as const)('examples/controllers, %s variant, unperturbed', (variant) => {
+  test('cleaner: the recreated parent-a keeps its new child-a, adopted by its uid', async () => {
+    const { end, log } = await runExample('cleaner', variant);
+    expect([...end.keys()].sort()).toEqual(['child-a', 'parent-a']);
+    const parent = end.get('parent-a')!;
+    const child = end.get('child-a')!;
+    expect(parent.data).toEqual({ generation: '2' });
+    expect(parent.metadata.finalizers).toEqual(['cleaner.example.kubetape.io/children']);
+    expect(child.data).toEqual({ generation: '2' });
+    expect(child.metadata.annotations['parent-uid']).toBe(parent.metadata.uid);
+    expect(log.filter((l) => l.includes('deleting child-a'))).toHaveLength(1);
+  });
+});
