@@ -48,4 +48,15 @@ describe.each(['buggy', 'fixed'] as const)('examples/controllers, %s variant, un
     expect(child.metadata.annotations['parent-uid']).toBe(parent.metadata.uid);
     expect(log.filter((l) => l.includes('deleting child-a'))).toHaveLength(1);
   });
+
+  test('scaler: the replaced set-a has its three children of version v2, and only those', async () => {
+    const { end } = await runExample('scaler', variant);
+    expect([...end.keys()].sort()).toEqual(['set-a', 'set-a-0', 'set-a-1', 'set-a-2']);
+    const set = end.get('set-a')!;
+    expect(set.data).toEqual({ size: '3', version: 'v2' });
+    for (const name of ['set-a-0', 'set-a-1', 'set-a-2']) {
+      const child = end.get(name)!;
+      expect({ name, data: child.data, owner: child.metadata.annotations['set-uid'] }).toEqual({ name, data: { version: 'v2' }, owner: set.metadata.uid });
+    }
+  });
 });

@@ -11,7 +11,7 @@
  * (fixed) it deletes only children adopted by the uid of the parent being deleted, and deletes
  * with `preconditions.uid`, so a child that is not the one it saw is left alone.
  */
-const { WorkQueue, startConfigMapInformer, runController, copyOf, isNotFound, isConflict } = require('../shared/operator');
+const { WorkQueue, configMapInformer, runController, copyOf, isNotFound, isConflict } = require('../shared/operator');
 
 const FINALIZER = 'cleaner.example.kubetape.io/children';
 const PARENT_LABEL = 'parent';
@@ -20,7 +20,6 @@ const PARENT_UID = 'parent-uid';
 
 function startCleaner({ variant, checkOwner }) {
   runController(`cleaner-${variant}`, async ({ kc, api, namespace, log }) => {
-    let cache;
     const childrenOf = (parentName) =>
       cache.list().filter((cm) => cm.metadata.name.startsWith('child-') && cm.metadata.labels?.[PARENT_LABEL] === parentName);
 
@@ -92,7 +91,7 @@ function startCleaner({ variant, checkOwner }) {
         throw err;
       }
     }, log);
-    cache = await startConfigMapInformer(
+    const cache = configMapInformer(
       kc,
       namespace,
       (_type, cm) => {
@@ -102,6 +101,7 @@ function startCleaner({ variant, checkOwner }) {
       },
       log,
     );
+    await cache.start();
     return { informers: [cache], queue };
   });
 }

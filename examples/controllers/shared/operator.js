@@ -50,7 +50,8 @@ const isAlreadyExists = (err) => statusCode(err) === 409 && statusReason(err) ==
 
 /**
  * Runs `handle(item)` for one item at a time, in the order items were added; an item already
- * waiting is not added twice. A failed item is retried with exponential backoff (50 ms doubling to
+ * waiting is not added twice. Nothing runs before `start()` (called once the informers have
+ * listed, as client-go's workers wait for the caches to sync). A failed item is retried with exponential backoff (50 ms doubling to
  * 2 s, at most `maxRetries` times), as client-go's rate-limited queue does.
  */
 class WorkQueue {
@@ -63,15 +64,21 @@ class WorkQueue {
     this.failures = new Map();
     this.timers = new Set();
     this.running = false;
+    this.started = false;
     this.stopped = false;
     this.idle = Promise.resolve();
+  }
+
+  start() {
+    this.started = true;
+    if (!this.running) this.idle = this.drain();
   }
 
   add(item) {
     if (this.stopped || this.queued.has(item)) return;
     this.queued.add(item);
     this.waiting.push(item);
-    if (!this.running) this.idle = this.drain();
+    if (this.started && !this.running) this.idle = this.drain();
   }
 
   async drain() {
@@ -116,11 +123,11 @@ class WorkQueue {
 }
 
 /**
- * An informer on the ConfigMaps of `namespace`, started; `onEvent(type, obj)` for each add,
- * update and delete. After an error (a failed list or watch) it starts again half a second later,
- * so a relist follows any broken watch.
+ * An informer on the ConfigMaps of `namespace` (not started: call `start()`); `onEvent(type, obj)`
+ * for each add, update and delete. After an error (a failed list or watch) it starts again half a
+ * second later, so a relist follows any broken watch.
  */
-async function startConfigMapInformer(kc, namespace, onEvent, log) {
+function configMapInformer(kc, namespace, onEvent, log) {
   const api = kc.makeApiClient(k8s.CoreV1Api);
   const informer = k8s.makeInformer(kc, `/api/v1/namespaces/${namespace}/configmaps`, () => api.listNamespacedConfigMap({ namespace }));
   let stopped = false;
@@ -132,8 +139,8 @@ async function startConfigMapInformer(kc, namespace, onEvent, log) {
       if (!stopped) informer.start().catch(() => undefined);
     }, 500);
   });
-  await informer.start();
   return {
+    start: () => informer.start(),
     get: (name) => informer.get(name, namespace),
     list: () => informer.list(namespace),
     stop: async () => {
@@ -144,8 +151,9 @@ async function startConfigMapInformer(kc, namespace, onEvent, log) {
 }
 
 /**
- * Starts a controller: `setup({ kc, api, namespace, log })` returns `{ informers, queue }` to stop
- * on SIGTERM/SIGINT, after which the process exits with 0.
+ * Starts a controller: `setup({ kc, api, namespace, log })` starts its informers and returns
+ * `{ informers, queue }`; the queue is started then, and both are stopped on SIGTERM/SIGINT,
+ * after which the process exits with 0.
  */
 function runController(name, setup) {
   const log = logger(name);
@@ -157,7 +165,8 @@ function runController(name, setup) {
     try {
       const { informers, queue } = await running;
       await Promise.all(informers.map((i) => i.stop()));
-      await queue.stop();
+      // the item in hand may wait on a slow server: give it a second, no more
+      await Promise.race([queue.stop(), new Promise((r) => setTimeout(r, 1000))]);
     } finally {
       process.exit(0);
     }
@@ -166,7 +175,10 @@ function runController(name, setup) {
   process.once('SIGINT', () => void shutdown('SIGINT'));
   running = setup({ kc, api, namespace: NAMESPACE, log });
   running.then(
-    () => log(`watching configmaps in namespace ${NAMESPACE}`),
+    ({ queue }) => {
+      queue.start();
+      log(`watching configmaps in namespace ${NAMESPACE}`);
+    },
     (err) => {
       log(`failed to start: ${err && err.message}`);
       process.exit(1);
@@ -182,7 +194,7 @@ function copyOf(obj) {
 module.exports = {
   k8s,
   WorkQueue,
-  startConfigMapInformer,
+  configMapInformer,
   runController,
   copyOf,
   statusCode,
