@@ -59,4 +59,18 @@ describe.each(['buggy', 'fixed'] as const)('examples/controllers, %s variant, un
       expect({ name, data: child.data, owner: child.metadata.annotations['set-uid'] }).toEqual({ name, data: { version: 'v2' }, owner: set.metadata.uid });
     }
   });
+
+  test('provisioner: each claim is bound to the one volume made for it', async () => {
+    const { end } = await runExample('provisioner', variant);
+    for (const claimName of ['claim-a', 'claim-b']) {
+      const claim = end.get(claimName)!;
+      const volumes = [...end.values()].filter((cm) => cm.metadata.labels?.claim === claimName);
+      expect(volumes.map((v) => v.metadata.name)).toEqual([claim.data.volume]);
+      expect(claim.data.phase).toBe('Bound');
+      expect(volumes[0].metadata.annotations['claim-uid']).toBe(claim.metadata.uid);
+      if (variant === 'fixed') expect(claim.data.volume).toBe(`${claimName}-volume`);
+      else expect(claim.data.volume).toMatch(new RegExp(`^${claimName}-[a-z0-9]{5}$`));
+    }
+    expect(end.size).toBe(4);
+  });
 });
