@@ -74,3 +74,44 @@ describe.each(['buggy', 'fixed'] as const)('examples/controllers, %s variant, un
     expect(end.size).toBe(4);
   });
 });
+
+describe('examples/controllers: provisioner restarted after a crash between its two writes', () => {
+  /**
+   * The state such a crash leaves, made by hand: claim-a unbound, and a volume created for it
+   * (named as the variant names volumes) that no claim records. Then the controller starts.
+   */
+  async function afterCrash(variant: 'buggy' | 'fixed'): Promise<Map<string, ConfigMap>> {
+    const api = await serve({});
+    const log: string[] = [];
+    try {
+      const post = (path: string, body: unknown) => fetch(api.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<ConfigMap>);
+      await post('/api/v1/namespaces', { metadata: { name: 'demo' } });
+      const claim = await post('/api/v1/namespaces/demo/configmaps', { metadata: { name: 'claim-a' }, data: { size: '1Gi' } });
+      const naming = variant === 'fixed' ? { name: 'claim-a-volume' } : { generateName: 'claim-a-' };
+      await post('/api/v1/namespaces/demo/configmaps', { metadata: { ...naming, labels: { claim: 'claim-a' }, annotations: { 'claim-uid': claim.metadata.uid } }, data: { claim: 'claim-a' } });
+      const controller = await startController(join(EXAMPLES, 'provisioner', `${variant}.js`), api.kubeconfigPath, log);
+      try {
+        const runner = new WorkloadRunner(api.url, () => JSON.stringify([...configMaps(api).values()].map((cm) => cm.metadata.resourceVersion)));
+        await runner.run({ steps: [{ wait: { resource: 'configmaps', namespace: 'demo', name: 'claim-a', jsonpath: '{.data.phase}', equals: 'Bound', timeout: '15s' } }, { quiesce: { seconds: 0.5 } }] });
+      } finally {
+        expect(await stopController(controller)).toBe(0);
+      }
+      return configMaps(api);
+    } finally {
+      await api.close();
+    }
+  }
+  const volumes = (end: Map<string, ConfigMap>) => [...end.values()].filter((cm) => cm.metadata.labels?.claim === 'claim-a').map((cm) => cm.metadata.name);
+
+  test('buggy: a second volume is created; the first stays, named by nothing', async () => {
+    const end = await afterCrash('buggy');
+    expect(volumes(end)).toHaveLength(2);
+    expect(volumes(end)).toContain(end.get('claim-a')!.data.volume);
+  });
+
+  test('fixed: the volume there is adopted, no second one', async () => {
+    const end = await afterCrash('fixed');
+    expect(volumes(end)).toEqual(['claim-a-volume']);
+    expect(end.get('claim-a')!.data.volume).toBe('claim-a-volume');
+  });
+});
