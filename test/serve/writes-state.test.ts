@@ -85,6 +85,21 @@ describe('serve writes: store and watch', () => {
     w.close();
   });
 
+  it('empty labels, annotations, ownerReferences and finalizers are not stored (omitempty, as the apiserver drops spec.finalizers: [] in w4-namespace-finalize-subresource)', async () => {
+    const created = await req('POST', CM, '{"metadata":{"name":"e","labels":{},"annotations":{},"ownerReferences":[],"finalizers":[]},"data":{"k":"v"}}');
+    expect(created.status).toBe(201);
+    expect(Object.keys(JSON.parse(created.body).metadata)).toEqual(['name', 'namespace', 'uid', 'resourceVersion', 'creationTimestamp', 'managedFields']);
+    expect(JSON.parse(created.body).metadata.managedFields[0].fieldsV1).toEqual({ 'f:data': { '.': {}, 'f:k': {} } });
+    await req('PATCH', `${CM}/e`, '{"metadata":{"finalizers":["example.com/a"]}}', 'application/merge-patch+json');
+    const removed = await req('PATCH', `${CM}/e`, '[{"op":"remove","path":"/metadata/finalizers/0"}]', 'application/json-patch+json');
+    expect(JSON.parse(removed.body).metadata.finalizers).toBeUndefined();
+    const got = (await get(`${c.api.url}${CM}/e`)).json;
+    const put = await req('PUT', `${CM}/e`, JSON.stringify({ ...got, metadata: { ...got.metadata, labels: {}, finalizers: [] } }));
+    expect(put.status).toBe(200);
+    expect([JSON.parse(put.body).metadata.labels, JSON.parse(put.body).metadata.finalizers]).toEqual([undefined, undefined]);
+    expect(c.api.objects('configmaps', 'w')[0]!.metadata).not.toHaveProperty('finalizers');
+  });
+
   it('a seeded fuzz of bodies and patches: every request answered, failures change nothing', async () => {
     await req('POST', CM, '{"metadata":{"name":"f"},"data":{"k":"v"}}');
     const random = mulberry32(42);
