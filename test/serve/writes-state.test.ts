@@ -172,7 +172,7 @@ describe('serve writes: store and watch', () => {
       ['POST', `${CM}?dryRun=All`, configMap('h')],
     ];
     const outcomes = new Map<number, number>();
-    for (let i = 0; i < 1500; i++) {
+    for (let i = 0; i < 1000; i++) {
       const [method, path, real] = targets[int(targets.length)]!;
       const body = bodies[int(bodies.length)]!(real);
       const before = c.api.status().headResourceVersion;
@@ -193,7 +193,7 @@ describe('serve writes: store and watch', () => {
     }
     // Mostly refused, with 4xx codes only; the server still answers reads and writes.
     expect([...outcomes.keys()].filter((code) => code >= 500)).toEqual([]);
-    expect(outcomes.get(400)).toBeGreaterThan(500);
+    expect(outcomes.get(400)).toBeGreaterThan(400);
     expect((await send(c.api.url + CM, 'POST', { 'Content-Type': PROTOBUF, Accept: 'application/json' }, configMap('after'))).status).toBe(201);
     expect((await get(`${c.api.url}${CM}/after`)).json.data).toEqual({ k: 'v', other: 'x'.repeat(40) });
   });
