@@ -9,8 +9,10 @@ import { send } from './write-transcripts';
 import { writeCluster, type WriteCluster } from './write-cluster';
 import { tempTxRecording } from './tx-recording';
 import { serve } from '../../src/serve';
+import { builtinProtobuf } from '../../src/serve/builtin-protobuf';
 
 const CM = '/api/v1/namespaces/w/configmaps';
+const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const JSON_CT = { 'Content-Type': 'application/json', 'User-Agent': 'probe/1.0' };
 
 describe('serve writes: store and watch', () => {
@@ -85,6 +87,21 @@ describe('serve writes: store and watch', () => {
     w.close();
   });
 
+  it('empty labels, annotations, ownerReferences and finalizers are not stored (omitempty, as the apiserver drops spec.finalizers: [] in w4-namespace-finalize-subresource)', async () => {
+    const created = await req('POST', CM, '{"metadata":{"name":"e","labels":{},"annotations":{},"ownerReferences":[],"finalizers":[]},"data":{"k":"v"}}');
+    expect(created.status).toBe(201);
+    expect(Object.keys(JSON.parse(created.body).metadata)).toEqual(['name', 'namespace', 'uid', 'resourceVersion', 'creationTimestamp', 'managedFields']);
+    expect(JSON.parse(created.body).metadata.managedFields[0].fieldsV1).toEqual({ 'f:data': { '.': {}, 'f:k': {} } });
+    await req('PATCH', `${CM}/e`, '{"metadata":{"finalizers":["example.com/a"]}}', 'application/merge-patch+json');
+    const removed = await req('PATCH', `${CM}/e`, '[{"op":"remove","path":"/metadata/finalizers/0"}]', 'application/json-patch+json');
+    expect(JSON.parse(removed.body).metadata.finalizers).toBeUndefined();
+    const got = (await get(`${c.api.url}${CM}/e`)).json;
+    const put = await req('PUT', `${CM}/e`, JSON.stringify({ ...got, metadata: { ...got.metadata, labels: {}, finalizers: [] } }));
+    expect(put.status).toBe(200);
+    expect([JSON.parse(put.body).metadata.labels, JSON.parse(put.body).metadata.finalizers]).toEqual([undefined, undefined]);
+    expect(c.api.objects('configmaps', 'w')[0]!.metadata).not.toHaveProperty('finalizers');
+  });
+
   it('a seeded fuzz of bodies and patches: every request answered, failures change nothing', async () => {
     await req('POST', CM, '{"metadata":{"name":"f"},"data":{"k":"v"}}');
     const random = mulberry32(42);
@@ -120,6 +137,65 @@ describe('serve writes: store and watch', () => {
       if (r.status === 500) expect(JSON.parse(r.body).message).not.toMatch(/Internal error occurred|TypeError|Cannot read/);
     }
     expect(answered).toBe(2000);
+  });
+
+  it('a seeded fuzz of protobuf bodies (random bytes after k8s\\0, truncated and bit-flipped real ConfigMaps and Deployments): every request answered, each failure a Status, failures change nothing', async () => {
+    const DEP = '/apis/apps/v1/namespaces/w/deployments';
+    const pb = builtinProtobuf();
+    const configMap = (name: string) => pb.encode('k8s.io.api.core.v1.ConfigMap', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app: 'f' } }, data: { k: 'v', other: 'x'.repeat(40) } });
+    const deployment = (name: string) =>
+      pb.encode('k8s.io.api.apps.v1.Deployment', {
+        apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name },
+        spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx', ports: [{ containerPort: 80 }] }] } } },
+      });
+    expect((await send(c.api.url + CM, 'POST', { 'Content-Type': PROTOBUF, Accept: 'application/json' }, configMap('f'))).status).toBe(201);
+    expect((await send(c.api.url + DEP, 'POST', { 'Content-Type': PROTOBUF, Accept: 'application/json' }, deployment('d'))).status).toBe(201);
+    const random = mulberry32(7);
+    const int = (n: number) => Math.floor(random() * n);
+    const magic = Buffer.from('k8s\0', 'binary');
+    const bodies: Array<(real: Buffer) => Buffer> = [
+      () => Buffer.concat([magic, Buffer.from(Array.from({ length: int(200) }, () => int(256)))]),
+      (real) => real.subarray(0, magic.length + int(real.length - magic.length)),
+      (real) => {
+        const out = Buffer.from(real);
+        for (let n = 1 + int(4); n > 0; n--) out[magic.length + int(out.length - magic.length)] ^= 1 << int(8);
+        return out;
+      },
+      (real) => Buffer.concat([real.subarray(0, magic.length + int(real.length - magic.length)), Buffer.from([int(256), int(256), int(256)])]),
+    ];
+    const targets: Array<[string, string, Buffer]> = [
+      ['POST', CM, configMap('g')],
+      ['PUT', `${CM}/f`, configMap('f')],
+      ['POST', DEP, deployment('e')],
+      ['PUT', `${DEP}/d`, deployment('d')],
+      ['PATCH', `${CM}/f`, configMap('f')],
+      ['POST', `${CM}?dryRun=All`, configMap('h')],
+    ];
+    const outcomes = new Map<number, number>();
+    for (let i = 0; i < 1000; i++) {
+      const [method, path, real] = targets[int(targets.length)]!;
+      const body = bodies[int(bodies.length)]!(real);
+      const before = c.api.status().headResourceVersion;
+      const r = await send(c.api.url + path, method, { 'Content-Type': PROTOBUF, Accept: 'application/json', 'User-Agent': 'probe/1.0' }, body);
+      outcomes.set(r.status, (outcomes.get(r.status) ?? 0) + 1);
+      expect(r.status).toBeGreaterThanOrEqual(200);
+      if (r.status >= 400) {
+        expect(c.api.status().headResourceVersion).toBe(before);
+        const status = JSON.parse(r.body);
+        expect([status.kind, status.code]).toEqual(['Status', r.status]);
+        expect(status.message).not.toMatch(/Internal error occurred|TypeError|RangeError|Cannot read|undefined/);
+      }
+      // A successful create makes the next one an AlreadyExists: start over.
+      if (r.status === 201 && method === 'POST' && !path.includes('dryRun')) {
+        const name = path === CM ? 'g' : 'e';
+        expect((await send(`${c.api.url}${path}/${name}`, 'DELETE', { 'User-Agent': 'probe/1.0' })).status).toBe(200);
+      }
+    }
+    // Mostly refused, with 4xx codes only; the server still answers reads and writes.
+    expect([...outcomes.keys()].filter((code) => code >= 500)).toEqual([]);
+    expect(outcomes.get(400)).toBeGreaterThan(400);
+    expect((await send(c.api.url + CM, 'POST', { 'Content-Type': PROTOBUF, Accept: 'application/json' }, configMap('after'))).status).toBe(201);
+    expect((await get(`${c.api.url}${CM}/after`)).json.data).toEqual({ k: 'v', other: 'x'.repeat(40) });
   });
 });
 

@@ -9,6 +9,7 @@ import type { ManagedFieldsEntry, ManagedScope } from '../../k8s/managed-fields'
 import { generateName, nameValidatorFor, randomUid, type Random } from '../../k8s/names';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../k8s/object-meta-validation';
 import { applyDefaults, completeCreate, completeUpdate } from '../../k8s/object-defaults';
+import { omitEmptyMeta } from '../../k8s/omit-empty-meta';
 import type { ServiceAllocations } from '../../k8s/service-allocation';
 import { internalError } from '../../k8s/status';
 import { invalidObject, storageError, writeConflict, OBJECT_MODIFIED } from '../../k8s/write-status';
@@ -52,6 +53,7 @@ export function prepareCreate(obj: Obj, target: WriteTarget, actor: Actor, appli
   if (resource.namespaced) meta.namespace = target.namespace;
   else delete meta.namespace;
   if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName, actor.random);
+  omitEmptyMeta(meta);
   applyCreateDefaults(obj, resource.info.resource, rules);
   if (rules.builtin) applyDefaults(resource.codec.type.kind, obj);
   const errs = [
@@ -139,6 +141,7 @@ export function prepareUpdate(old: Obj, next: Obj, target: WriteTarget, actor: A
   }
   meta.uid = uid;
   delete meta.selfLink;
+  omitEmptyMeta(meta);
   const kind = resource.codec.type.kind;
   if (rules.builtin && mode.subresource === '') applyDefaults(kind, result, old);
   const errs = [
