@@ -89,6 +89,35 @@ describe('serve writes: fieldValidation', () => {
     expect(results.filter((r) => quoted(r.actual) !== quoted(r.expected))).toEqual([]);
   });
 
+  it('w6: duplicate fields (JSON and apply YAML) under Warn, Strict, Ignore and the default, with the apiserver’s Warning headers', async () => {
+    const names = pick(/^w6-(duplicate-field|unknown-and-duplicate|apply-duplicate-field|unknown-field-default-invalid-name)/);
+    expect(names.length).toBe(9);
+    const results = await replayExchanges(c.api.url, names);
+    const differs = results.filter((r) => r.actual !== r.expected || JSON.stringify(r.actualWarnings) !== JSON.stringify(r.expectedWarnings));
+    expect(differs).toEqual([]);
+    expect(results.find((r) => r.name === 'w6-duplicate-field-warn')!.actualWarnings).toEqual(['299 - "duplicate field \\"data\\""']);
+  });
+
+  it('w6: nested duplicates and a YAML create body: paths and go-yaml lines', async () => {
+    const post = (query: string, type: string, body: string) => send(`${c.api.url}/api/v1/namespaces/w/configmaps${query}`, 'POST', { 'Content-Type': type }, body);
+    const json = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"n1","labels":{"a":"1","a":"2"},"zz":1},"data":{"k":"v"}}';
+    const strict = await post('?fieldValidation=Strict', 'application/json', json);
+    expect(strict.status).toBe(400);
+    expect(JSON.parse(strict.body).message).toBe('ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: duplicate field "metadata.labels.a", unknown field "metadata.zz"');
+    const warned = await post('', 'application/json', json);
+    expect(warned.status).toBe(201);
+    expect(warned.warnings).toEqual(['299 - "duplicate field \\"metadata.labels.a\\""', '299 - "unknown field \\"metadata.zz\\""']);
+    expect(JSON.parse(warned.body).metadata.labels).toEqual({ a: '2' });
+    const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: n2\ndata:\n  k: v\n  k: w\n';
+    const yamlStrict = await post('?fieldValidation=Strict', 'application/yaml', yaml);
+    expect(yamlStrict.status).toBe(400);
+    expect(JSON.parse(yamlStrict.body).message).toBe('ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: error converting YAML to JSON: yaml: unmarshal errors:\n  line 7: key "k" already set in map');
+    const yamlWarn = await post('', 'application/yaml', yaml);
+    expect(yamlWarn.status).toBe(201);
+    expect(yamlWarn.warnings).toEqual(['299 - "line 7: key \\"k\\" already set in map"']);
+    expect(JSON.parse(yamlWarn.body).data).toEqual({ k: 'w' });
+  });
+
   it('w6: Warn and the default answer with the apiserver’s Warning headers; Ignore and Strict without', async () => {
     const cm = (name: string, query: string) => send(`${c.api.url}/api/v1/namespaces/w/configmaps${query}`, 'POST', { 'Content-Type': 'application/json' },
       `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"${name}","bogus":1},"data":{"k":"v"},"extraTop":"x"}`);

@@ -7,7 +7,7 @@ import { notFound, resourceNotFound } from '../../k8s/status';
 import { alreadyExists, badRequestMessage, patchRejected } from '../../k8s/write-status';
 import type { ResourceRequest } from '../resource-request';
 import { NAMESPACE_MISMATCH } from './create';
-import { validatePatchedFields } from './field-validation';
+import { validateApplyBody, validatePatchedFields } from './field-validation';
 import { APPLY_PATCH, patcherFor, type ApplyContext, type PatchReport } from './patchers';
 import { prepareCreate, prepareUpdate, type Actor, type WriteTarget } from './prepare';
 import { checkObject, readBody } from './request-body';
@@ -35,6 +35,7 @@ export async function handlePatch(ctx: ResourceRequest, deps: WriteDeps): Promis
   const old = fresh();
   const who = actor(ctx, deps, options.fieldManager);
   const apply = isApply ? applyContext(target, who, options.force, ctx.info.subresource) : undefined;
+  if (isApply) validateApplyBody(ctx, body, options.fieldValidation);
   const report: PatchReport = {};
   const patched = patcher({ current: fresh(), patch: body, report, apply });
   if (!patched || typeof patched !== 'object' || Array.isArray(patched)) throw patchRejected();
