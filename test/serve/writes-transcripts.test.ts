@@ -4,7 +4,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { replayExchanges, send } from './write-transcripts';
+import { replayExchanges, send, writeExchange } from './write-transcripts';
 import { writeCluster, type WriteCluster } from './write-cluster';
 
 const ALL = readdirSync(join(__dirname, '..', 'fixtures', 'transcripts')).filter((f) => /^w\d/.test(f) && f.endsWith('.txt')).map((f) => f.slice(0, -4));
@@ -46,8 +46,8 @@ describe('serve writes: updates, patches, deletes, dry run', () => {
   });
   afterEach(() => c.close());
 
-  async function mismatches(names: string[], setup: Array<{ path: string; body: string }> = []) {
-    const results = await replayExchanges(c.api.url, names, {}, setup);
+  async function mismatches(names: string[], setup: Array<{ path: string; body: string }> = [], bodies: Record<string, Buffer> = {}) {
+    const results = await replayExchanges(c.api.url, names, bodies, setup);
     expect(results.length).toBe(names.length);
     return results.filter((r) => r.actual !== r.expected);
   }
@@ -59,6 +59,21 @@ describe('serve writes: updates, patches, deletes, dry run', () => {
 
   it('w3: merge and JSON patches', async () => {
     expect(await mismatches(['w1-create-content-type-with-charset', ...pick(/^w3-(setup-create-cm-p|patch-)/, [/strategic-deployment/, /deployment/, /manager-c-after-apply/, /empty-noop/, /unknown-field/])])).toEqual([]);
+  });
+
+  it('w3: strategic merge patches of a Deployment: the stored object in Go struct key order', async () => {
+    expect(await mismatches(['w3-setup-create-deployment-web', ...pick(/^w3-patch-strategic-deployment-/)])).toEqual([]);
+  });
+
+  it('a body with its keys in another order is stored in Go struct order at every depth (the real apiserver’s bytes)', async () => {
+    const reversed = (v: unknown): unknown => {
+      if (Array.isArray(v)) return v.map(reversed);
+      if (v === null || typeof v !== 'object') return v;
+      return Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reversed(x)]));
+    };
+    const body = Buffer.from(JSON.stringify(reversed(JSON.parse(writeExchange('w3-setup-create-deployment-web').requestBody.toString('utf8')))));
+    expect(body.toString()).toMatch(/^\{"spec":\{"template":\{"spec":\{"containers":\[\{"image"/);
+    expect(await mismatches(['w3-setup-create-deployment-web', ...pick(/^w3-patch-strategic-deployment-/)], [], { 'w3-setup-create-deployment-web': body })).toEqual([]);
   });
 
   it('w4: deletes of ConfigMaps, finalizers, preconditions', async () => {
