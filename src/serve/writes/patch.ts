@@ -37,7 +37,7 @@ export async function handlePatch(ctx: ResourceRequest, deps: WriteDeps): Promis
   const apply = isApply ? applyContext(target, who, options.force, ctx.info.subresource) : undefined;
   if (isApply) validateApplyBody(ctx, body, options.fieldValidation);
   const report: PatchReport = {};
-  const patched = patcher({ current: fresh(), patch: body, report, apply });
+  const patched = patcher({ current: fresh(), patch: body, report, apply, resource: ctx.resource });
   if (!patched || typeof patched !== 'object' || Array.isArray(patched)) throw patchRejected();
   checkObject(patched, ctx.resource, servedKinds(ctx, deps));
   if (!isApply) validatePatchedFields(ctx, patched, options.fieldValidation, () => report.strictValue ?? patchedJson(patched));
