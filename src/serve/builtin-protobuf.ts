@@ -40,7 +40,12 @@ export class BuiltinProtobuf {
   kindOrder(info: SeenResource): KindOrder | undefined {
     const message = this.messageFor(info);
     if (!message) return undefined;
-    return { structs: (this.structs ??= new GoStructOrder(this.schema)), message };
+    return { structs: this.structOrder(), message };
+  }
+
+  /** Go struct key order for any message of the descriptors. */
+  structOrder(): GoStructOrder {
+    return (this.structs ??= new GoStructOrder(this.schema));
   }
 
   /** A typed message (no envelope) as the object's JSON form, without kind and apiVersion. */

@@ -2,7 +2,8 @@
  * Server-side apply of custom resources: the CRD's structural schema types the applied fields, so
  * a `x-kubernetes-list-type: map` list merges by key between managers, an atomic list and a
  * scalar conflict, managedFields name list items by key, and `kubectl apply --server-side`
- * reports conflicts and takes ownership with --force-conflicts.
+ * reports conflicts and takes ownership with --force-conflicts (and `kubectl get` shows the
+ * default Name and Age columns of a CRD without printer columns).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -119,5 +120,7 @@ describe('server-side apply of a custom resource', () => {
     expect(forced.stdout).toContain('route.net.example.com/r3 serverside-applied');
     const got = JSON.parse((await kc('get', 'routes', 'r3', '-n', 'default', '-o', 'json')).stdout);
     expect(got.spec).toEqual({ color: 'blue', ports: [{ name: 'http', port: 80 }, { name: 'web', port: 80 }] });
+    // a CRD without additionalPrinterColumns: Name and Age
+    expect((await kc('get', 'routes', 'r3', '-n', 'default')).stdout).toMatch(/^NAME   AGE\nr3     \d+s\n$/);
   });
 });

@@ -107,7 +107,7 @@ export async function replayExchanges(
     const ex = writeExchange(name);
     beforeEach?.(name);
     const headers: Record<string, string> = { Accept: '*/*' };
-    for (const h of ['User-Agent', 'Content-Type']) if (ex.requestHeaders[h] !== undefined) headers[h] = ex.requestHeaders[h]!;
+    for (const h of ['User-Agent', 'Content-Type', 'Accept']) if (ex.requestHeaders[h] !== undefined) headers[h] = ex.requestHeaders[h]!;
     let body = bodies[name] ?? ex.requestBody;
     let path = ex.path;
     for (const [real, ours] of translate) {
