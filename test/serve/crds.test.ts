@@ -166,6 +166,12 @@ describe('CRDs: --crds, kubectl and client-node', () => {
     writeFileSync(file, 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: wd-k, namespace: default}\nspec: {size: large}\n');
     expect((await kc('apply', '-f', file)).stdout).toContain('widget.example.com/wd-k configured');
     expect((await kc('get', 'wg', 'wd-k', '-n', 'default', '-o', 'jsonpath={.spec.size}')).stdout).toBe('large');
+    // the CRD's schema in /openapi/v3 once Established
+    const explained = await kc('explain', 'widgets.spec');
+    expect(explained.stderr).toBe('');
+    expect(explained.stdout).toMatch(/^GROUP:\s+example\.com\nKIND:\s+Widget\nVERSION:\s+v1\n/);
+    expect(explained.stdout).toMatch(/FIELDS:\n(.|\n)*size\s+<string> -required-/);
+    expect((await kc('explain', 'widgets.metadata.labels')).stdout).toContain('map[string]string');
     // the CRD's additionalPrinterColumns (Size), computed by the server for its Table
     expect((await kc('get', 'widgets', '-n', 'default')).stdout).toBe('NAME   SIZE\nwd-k   large\n');
     expect((await kc('scale', 'widget', 'wd-k', '-n', 'default', '--replicas=4')).stdout).toContain('scaled');

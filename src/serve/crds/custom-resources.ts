@@ -86,6 +86,8 @@ export class CustomResources {
         storageVersion: t.storageVersion,
         status: t.status,
         scale: t.scale !== undefined,
+        listKind: t.listKind,
+        openAPIV3Schema: t.openAPIV3Schema,
       })),
     );
   }
