@@ -1,11 +1,13 @@
 /**
  * Key order of a built-in object as the apiserver serialises it (Go struct order): kind,
- * apiVersion, metadata in ObjectMeta's field order, then the type's fields; Go maps (labels,
- * annotations, ConfigMap and Secret data) with their keys sorted. Unknown types keep their body
- * order after metadata, with spec before status. Pure.
+ * apiVersion, then the type's fields. With the kind's protobuf message (`GoStructOrder`), every
+ * depth follows the Go structs; without it, metadata in ObjectMeta's field order, the top-level
+ * fields of the kinds listed here, Go maps (labels, annotations, ConfigMap and Secret data) with
+ * their keys sorted, other keys in body order with status last. Pure.
  */
 
 import { orderCrdBody } from './crd-object';
+import type { GoStructOrder } from './go-struct-order';
 
 type Obj = Record<string, any>;
 
@@ -31,10 +33,20 @@ const MAP_FIELDS: Record<string, string[]> = {
   Secret: ['data', 'stringData'],
 };
 
-export function orderObject(obj: Obj): Obj {
+/** The kind's message and the orders of the descriptors it is in. */
+export interface KindOrder {
+  structs: GoStructOrder;
+  message: string;
+}
+
+export function orderObject(obj: Obj, kindOrder?: KindOrder): Obj {
   const out: Obj = {};
   if ('kind' in obj) out.kind = obj.kind;
   if ('apiVersion' in obj) out.apiVersion = obj.apiVersion;
+  if (kindOrder && obj.kind !== 'CustomResourceDefinition') {
+    const { kind: _kind, apiVersion: _apiVersion, ...fields } = obj;
+    return Object.assign(out, kindOrder.structs.order(fields, kindOrder.message));
+  }
   if (obj.metadata && typeof obj.metadata === 'object') out.metadata = orderMeta(obj.metadata);
   const kind = String(obj.kind ?? '');
   const known = TYPE_ORDER[kind] ?? [];

@@ -25,3 +25,4 @@ export { FieldSet, pathString } from './field-set';
 export { applyConfiguration, managedFieldsAfterUpdate, type ApplyWrite, type UpdateWrite } from './field-manager';
 export { TypedValueError, valueFieldSet } from './value-field-set';
 export { zeroObject } from './zero-object';
+export { withObjectMeta } from './with-object-meta';

@@ -7,6 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { GoStructOrder } from '../k8s/go-struct-order';
+import type { KindOrder } from '../k8s/object-order';
 import type { SeenResource } from '../reconstruct/seen-resource';
 import { jsonToProtobuf } from '../wire/json-to-protobuf';
 import { encodeEnvelope } from '../wire/protobuf';
@@ -19,6 +21,7 @@ type Obj = Record<string, any>;
 export class BuiltinProtobuf {
   private loaded: ProtobufSchema | undefined;
   private readonly messages = new Map<string, string | undefined>();
+  private structs: GoStructOrder | undefined;
 
   constructor(private readonly file = join(BUILTIN_API_DIR, 'protobuf.json.gz')) {}
 
@@ -31,6 +34,18 @@ export class BuiltinProtobuf {
     if (info.unstructured || !info.kind) return undefined;
     if (!this.messages.has(info.id)) this.messages.set(info.id, this.schema.kindMessage(info.group, info.version, info.kind));
     return this.messages.get(info.id);
+  }
+
+  /** The Go struct key order of a resource's kind; undefined where there is no descriptor. */
+  kindOrder(info: SeenResource): KindOrder | undefined {
+    const message = this.messageFor(info);
+    if (!message) return undefined;
+    return { structs: this.structOrder(), message };
+  }
+
+  /** Go struct key order for any message of the descriptors. */
+  structOrder(): GoStructOrder {
+    return (this.structs ??= new GoStructOrder(this.schema));
   }
 
   /** A typed message (no envelope) as the object's JSON form, without kind and apiVersion. */

@@ -3,6 +3,7 @@
  * request from creationTimestamp, so a recorded "76s" must not be replayed as is), and cells of
  * well-known columns for objects the recording has no Table row for.
  */
+import { printerCell } from '../k8s/printer-cell';
 import type { TableColumnDefinition } from './table-column';
 
 type Obj = Record<string, any>;
@@ -60,12 +61,15 @@ export function refreshCells(cells: readonly unknown[], columns: readonly TableC
 
 /**
  * Cells for an object the recording has no row for, under recorded columns: the name column,
- * Age, and the few columns whose printer is a plain count or field (ConfigMap/Secret Data,
- * Secret Type, Namespace Status). Anything else is null, which kubectl prints as `<none>`.
+ * Age, the columns with a JSONPath (a custom resource's printer columns), and the few columns
+ * whose printer is a plain count or field (ConfigMap/Secret Data, Secret Type, Namespace
+ * Status). Anything else is null, which kubectl prints as `<none>`.
  */
-export function deriveCells(columns: readonly TableColumnDefinition[], obj: Obj, kind: string | undefined, now: number): unknown[] {
-  return columns.map((col) => {
+export function deriveCells(columns: readonly TableColumnDefinition[], obj: Obj, kind: string | undefined, now: number, jsonPaths: readonly (string | undefined)[] = []): unknown[] {
+  return columns.map((col, i) => {
     if (col.format === 'name') return obj.metadata?.name ?? '';
+    const jsonPath = jsonPaths[i];
+    if (jsonPath !== undefined) return printerCell({ type: col.type, jsonPath }, obj, now, humanDuration);
     if (isAgeColumn(col)) return ageOf(obj, now);
     if (col.name === 'Data' && kind === 'ConfigMap') return keyCount(obj.data) + keyCount(obj.binaryData);
     if (col.name === 'Data' && kind === 'Secret') return keyCount(obj.data);

@@ -3,7 +3,10 @@
  * (meta.AsPartialObjectMetadata then encoding/json): ObjectMeta in Go's field order, empty
  * fields omitted, `creationTimestamp` always present (null when unset), unknown fields dropped.
  */
+import { builtinProtobuf } from './builtin-protobuf';
 import type { MetaVersion } from './negotiate';
+
+const OBJECT_META_MESSAGE = 'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
 type Obj = Record<string, any>;
 
@@ -55,6 +58,7 @@ export function listMeta(meta: ListMetaInput): Obj {
   return out;
 }
 
+/** ObjectMeta's fields without their zero values, in Go struct order at every depth (a custom resource's arrive with sorted keys). */
 function partialObjectMeta(meta: Obj): Obj {
   const out: Obj = {};
   for (const field of OBJECT_META_FIELDS) {
@@ -64,7 +68,7 @@ function partialObjectMeta(meta: Obj): Obj {
       if (typeof value === 'number') out[field] = value; // a pointer: 0 is kept
     } else if (!isEmpty(value)) out[field] = value;
   }
-  return out;
+  return builtinProtobuf().structOrder().order(out, OBJECT_META_MESSAGE);
 }
 
 /** Go's omitempty: "", 0, false, null, and empty maps and slices. */

@@ -35,8 +35,11 @@ export interface RecordedRow {
 export interface RenderTableOptions {
   /** Objects (`{metadata, …}`; a PartialObjectMetadata when only a Table row was recorded). */
   items: readonly Obj[];
-  /** Recorded columnDefinitions for this resource; absent → the default Name / Created At table. */
-  columns?: readonly Partial<TableColumnDefinition>[] | null;
+  /**
+   * Recorded columnDefinitions for this resource (a custom resource's carry the `jsonPath` their
+   * cells are computed from); absent → the default Name / Created At table.
+   */
+  columns?: readonly (Partial<TableColumnDefinition> & { jsonPath?: string })[] | null;
   /** Recorded rows keyed by tableRowKey(namespace, name). */
   recordedRows?: ReadonlyMap<string, RecordedRow>;
   includeObject: IncludeObject;
@@ -86,7 +89,7 @@ export function renderTable(opts: RenderTableOptions): Obj {
     let conditions: unknown[] | undefined;
     if (recorded) {
       const row = opts.recordedRows?.get(tableRowKey(item.metadata?.namespace, item.metadata?.name));
-      cells = row ? refreshCells(row.cells, recorded, item, now) : deriveCells(recorded, item, kind, now);
+      cells = row ? refreshCells(row.cells, recorded, item, now) : deriveCells(recorded, item, kind, now, opts.columns!.map((c) => c.jsonPath));
       conditions = row?.conditions;
     } else {
       cells = [item.metadata?.name ?? '', createdAt(item)];

@@ -25,7 +25,7 @@ const W8 = [
   'w8-create-cr-with-status-dropped', 'w8-update-cr-without-rv', 'w8-patch-strategic-cr-415',
   'w8-patch-cr-status', 'w8-patch-cr-main-resource-status-ignored', 'w8-patch-cr-spec-generation-plus-1',
   'w8-patch-cr-remove-defaulted-field', 'w8-get-cr-scale', 'w8-patch-cr-scale', 'w8-get-cr-after-scale',
-  'w8-patch-cr-annotation-generation-unchanged', 'w8-patch-cr-json-patch-invalid-enum', 'w8-list-crs',
+  'w8-patch-cr-annotation-generation-unchanged', 'w8-patch-cr-json-patch-invalid-enum', 'w8-list-crs', 'w8-list-crs-as-table',
   'w8-delete-cr', 'w8-delete-crd', 'w8-get-crd-right-after-delete', 'w8-get-crd-after-delete-settled',
   'w8-list-crs-after-crd-gone', 'w8-discovery-example-com-v1-after-crd-delete',
 ];
@@ -166,6 +166,14 @@ describe('CRDs: --crds, kubectl and client-node', () => {
     writeFileSync(file, 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: wd-k, namespace: default}\nspec: {size: large}\n');
     expect((await kc('apply', '-f', file)).stdout).toContain('widget.example.com/wd-k configured');
     expect((await kc('get', 'wg', 'wd-k', '-n', 'default', '-o', 'jsonpath={.spec.size}')).stdout).toBe('large');
+    // the CRD's schema in /openapi/v3 once Established
+    const explained = await kc('explain', 'widgets.spec');
+    expect(explained.stderr).toBe('');
+    expect(explained.stdout).toMatch(/^GROUP:\s+example\.com\nKIND:\s+Widget\nVERSION:\s+v1\n/);
+    expect(explained.stdout).toMatch(/FIELDS:\n(.|\n)*size\s+<string> -required-/);
+    expect((await kc('explain', 'widgets.metadata.labels')).stdout).toContain('map[string]string');
+    // the CRD's additionalPrinterColumns (Size), computed by the server for its Table
+    expect((await kc('get', 'widgets', '-n', 'default')).stdout).toBe('NAME   SIZE\nwd-k   large\n');
     expect((await kc('scale', 'widget', 'wd-k', '-n', 'default', '--replicas=4')).stdout).toContain('scaled');
     expect((await kc('get', 'wg', 'wd-k', '-n', 'default', '-o', 'jsonpath={.spec.replicas}')).stdout).toBe('4');
     writeFileSync(file, 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: wd-bad, namespace: default}\nspec: {size: huge}\n');

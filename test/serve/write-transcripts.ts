@@ -15,6 +15,8 @@ export interface WriteExchange {
   requestBody: Buffer;
   status: number;
   body: string;
+  /** The response's Warning header values, in order. */
+  warnings: string[];
 }
 
 export function writeExchange(name: string): WriteExchange {
@@ -33,7 +35,9 @@ export function writeExchange(name: string): WriteExchange {
   const statusLine = lines.find((l) => l.startsWith('HTTP/1.1 '))!;
   const marker = /^### ---- response body \((\d+) bytes\) ----\n/m.exec(text)!;
   const body = Buffer.from(text.slice(marker.index + marker[0].length)).subarray(0, Number(marker[1])).toString('utf8');
-  return { method, path, requestHeaders, requestBody, status: Number(statusLine.split(' ')[1]), body };
+  const headerText = text.slice(text.indexOf('### ---- response headers ----'), marker.index);
+  const warnings = [...headerText.matchAll(/^Warning: (.*)$/gm)].map((m) => m[1]!);
+  return { method, path, requestHeaders, requestBody, status: Number(statusLine.split(' ')[1]), body, warnings };
 }
 
 /** JSON text with what differs between servers masked: uids, timestamps, resourceVersions, generated name suffixes. */
@@ -92,9 +96,9 @@ export async function replayExchanges(
   setup: Array<{ path: string; body: string }> = [],
   /** Called before each exchange is sent (a test's clock can follow the recorded times). */
   beforeEach?: (name: string) => void,
-): Promise<Array<{ name: string; expected: string; actual: string }>> {
+): Promise<ReplayResult[]> {
   const translate = new Map<string, string>();
-  const out: Array<{ name: string; expected: string; actual: string }> = [];
+  const out: ReplayResult[] = [];
   for (const s of setup) {
     const reply = await send(baseUrl + s.path, 'POST', { 'Content-Type': 'application/json', 'User-Agent': 'probe/1.0' }, s.body);
     if (reply.status !== 201) throw new Error(`setup ${s.path}: ${reply.status} ${reply.body}`);
@@ -103,7 +107,7 @@ export async function replayExchanges(
     const ex = writeExchange(name);
     beforeEach?.(name);
     const headers: Record<string, string> = { Accept: '*/*' };
-    for (const h of ['User-Agent', 'Content-Type']) if (ex.requestHeaders[h] !== undefined) headers[h] = ex.requestHeaders[h]!;
+    for (const h of ['User-Agent', 'Content-Type', 'Accept']) if (ex.requestHeaders[h] !== undefined) headers[h] = ex.requestHeaders[h]!;
     let body = bodies[name] ?? ex.requestBody;
     let path = ex.path;
     for (const [real, ours] of translate) {
@@ -114,9 +118,24 @@ export async function replayExchanges(
     learn(ex.body, reply.body, translate);
     const generate = /"generateName":"([^"]*)"/.exec(ex.requestBody.toString('utf8'))?.[1];
     const maskGen = (s: string) => (generate === undefined ? s : s.replace(new RegExp(`${escapeRegExp(generate)}[bcdfghjklmnpqrstvwxz2456789]{5}`, 'g'), `${generate}<gen>`));
-    out.push({ name, expected: `${ex.status} ${maskGen(masked(ex.body))}`, actual: `${reply.status} ${maskGen(masked(reply.body.replace(/\n$/, ex.body.endsWith('\n') ? '\n' : '')))}` });
+    out.push({
+      name,
+      expected: `${ex.status} ${maskGen(masked(ex.body))}`,
+      actual: `${reply.status} ${maskGen(masked(reply.body.replace(/\n$/, ex.body.endsWith('\n') ? '\n' : '')))}`,
+      expectedWarnings: ex.warnings,
+      actualWarnings: reply.warnings,
+    });
   }
   return out;
+}
+
+export interface ReplayResult {
+  name: string;
+  /** Status and masked body, the real apiserver's and this server's. */
+  expected: string;
+  actual: string;
+  expectedWarnings: string[];
+  actualWarnings: string[];
 }
 
 /** Pairs the real server's uid and resourceVersion of an object with ours. */

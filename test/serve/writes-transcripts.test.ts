@@ -4,7 +4,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { replayExchanges, send } from './write-transcripts';
+import { replayExchanges, send, writeExchange } from './write-transcripts';
 import { writeCluster, type WriteCluster } from './write-cluster';
 
 const ALL = readdirSync(join(__dirname, '..', 'fixtures', 'transcripts')).filter((f) => /^w\d/.test(f) && f.endsWith('.txt')).map((f) => f.slice(0, -4));
@@ -46,8 +46,8 @@ describe('serve writes: updates, patches, deletes, dry run', () => {
   });
   afterEach(() => c.close());
 
-  async function mismatches(names: string[], setup: Array<{ path: string; body: string }> = []) {
-    const results = await replayExchanges(c.api.url, names, {}, setup);
+  async function mismatches(names: string[], setup: Array<{ path: string; body: string }> = [], bodies: Record<string, Buffer> = {}) {
+    const results = await replayExchanges(c.api.url, names, bodies, setup);
     expect(results.length).toBe(names.length);
     return results.filter((r) => r.actual !== r.expected);
   }
@@ -59,6 +59,21 @@ describe('serve writes: updates, patches, deletes, dry run', () => {
 
   it('w3: merge and JSON patches', async () => {
     expect(await mismatches(['w1-create-content-type-with-charset', ...pick(/^w3-(setup-create-cm-p|patch-)/, [/strategic-deployment/, /deployment/, /manager-c-after-apply/, /empty-noop/, /unknown-field/])])).toEqual([]);
+  });
+
+  it('w3: strategic merge patches of a Deployment: the stored object in Go struct key order', async () => {
+    expect(await mismatches(['w3-setup-create-deployment-web', ...pick(/^w3-patch-strategic-deployment-/)])).toEqual([]);
+  });
+
+  it('a body with its keys in another order is stored in Go struct order at every depth (the real apiserver’s bytes)', async () => {
+    const reversed = (v: unknown): unknown => {
+      if (Array.isArray(v)) return v.map(reversed);
+      if (v === null || typeof v !== 'object') return v;
+      return Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reversed(x)]));
+    };
+    const body = Buffer.from(JSON.stringify(reversed(JSON.parse(writeExchange('w3-setup-create-deployment-web').requestBody.toString('utf8')))));
+    expect(body.toString()).toMatch(/^\{"spec":\{"template":\{"spec":\{"containers":\[\{"image"/);
+    expect(await mismatches(['w3-setup-create-deployment-web', ...pick(/^w3-patch-strategic-deployment-/)], [], { 'w3-setup-create-deployment-web': body })).toEqual([]);
   });
 
   it('w4: deletes of ConfigMaps, finalizers, preconditions', async () => {
@@ -87,6 +102,35 @@ describe('serve writes: fieldValidation', () => {
     const unescape = (s: string) => s.replace(/\\+"/g, '"');
     const quoted = (s: string) => unescape(s).replace(/"uid":"[^"]*"/g, '"uid":"<uid>"').replace(/"(creationTimestamp|time)":"[^"]*"/g, '"$1":"<ts>"').replace(/"resourceVersion":"\d+"/g, '"resourceVersion":"<rv>"');
     expect(results.filter((r) => quoted(r.actual) !== quoted(r.expected))).toEqual([]);
+  });
+
+  it('w6: duplicate fields (JSON and apply YAML) under Warn, Strict, Ignore and the default, with the apiserver’s Warning headers', async () => {
+    const names = pick(/^w6-(duplicate-field|unknown-and-duplicate|apply-duplicate-field|unknown-field-default-invalid-name)/);
+    expect(names.length).toBe(9);
+    const results = await replayExchanges(c.api.url, names);
+    const differs = results.filter((r) => r.actual !== r.expected || JSON.stringify(r.actualWarnings) !== JSON.stringify(r.expectedWarnings));
+    expect(differs).toEqual([]);
+    expect(results.find((r) => r.name === 'w6-duplicate-field-warn')!.actualWarnings).toEqual(['299 - "duplicate field \\"data\\""']);
+  });
+
+  it('w6: nested duplicates and a YAML create body: paths and go-yaml lines', async () => {
+    const post = (query: string, type: string, body: string) => send(`${c.api.url}/api/v1/namespaces/w/configmaps${query}`, 'POST', { 'Content-Type': type }, body);
+    const json = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"n1","labels":{"a":"1","a":"2"},"zz":1},"data":{"k":"v"}}';
+    const strict = await post('?fieldValidation=Strict', 'application/json', json);
+    expect(strict.status).toBe(400);
+    expect(JSON.parse(strict.body).message).toBe('ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: duplicate field "metadata.labels.a", unknown field "metadata.zz"');
+    const warned = await post('', 'application/json', json);
+    expect(warned.status).toBe(201);
+    expect(warned.warnings).toEqual(['299 - "duplicate field \\"metadata.labels.a\\""', '299 - "unknown field \\"metadata.zz\\""']);
+    expect(JSON.parse(warned.body).metadata.labels).toEqual({ a: '2' });
+    const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: n2\ndata:\n  k: v\n  k: w\n';
+    const yamlStrict = await post('?fieldValidation=Strict', 'application/yaml', yaml);
+    expect(yamlStrict.status).toBe(400);
+    expect(JSON.parse(yamlStrict.body).message).toBe('ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: error converting YAML to JSON: yaml: unmarshal errors:\n  line 7: key "k" already set in map');
+    const yamlWarn = await post('', 'application/yaml', yaml);
+    expect(yamlWarn.status).toBe(201);
+    expect(yamlWarn.warnings).toEqual(['299 - "line 7: key \\"k\\" already set in map"']);
+    expect(JSON.parse(yamlWarn.body).data).toEqual({ k: 'w' });
   });
 
   it('w6: Warn and the default answer with the apiserver’s Warning headers; Ignore and Strict without', async () => {

@@ -39,6 +39,8 @@ export interface CustomResourceType {
   namespaced: boolean;
   /** The root node of this version's structural schema. */
   schema: SchemaNode;
+  /** This version's `schema.openAPIV3Schema` as the CRD gives it (served in /openapi/v3). */
+  openAPIV3Schema?: Obj;
   validate: CustomResourceValidator;
   status: boolean;
   scale?: ScaleSubresource;
@@ -76,6 +78,7 @@ export function customResourceTypes(crd: Obj, removed: Set<() => void>): CustomR
         categories: Array.isArray(names.categories) ? names.categories.map(String) : undefined,
         namespaced: spec.scope !== 'Cluster',
         schema: schema.typeOf(`${group}/${v.name}`, kind)!,
+        openAPIV3Schema: v.schema?.openAPIV3Schema,
         validate: customResourceValidator(v.schema?.openAPIV3Schema),
         status: v.subresources?.status !== undefined && v.subresources?.status !== null,
         scale: scale ? { specReplicasPath: String(scale.specReplicasPath), statusReplicasPath: String(scale.statusReplicasPath), labelSelectorPath: scale.labelSelectorPath } : undefined,

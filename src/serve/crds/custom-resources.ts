@@ -4,6 +4,7 @@
  * the storage version; conversion None rewrites apiVersion on the way out), listed by discovery
  * until the CRD is gone.
  */
+import { printerColumnDefinitions } from './printer-columns';
 import { newSeenResource } from '../../reconstruct/seen-resource';
 import type { StoredObject } from '../../reconstruct';
 import type { Store } from '../../store/store';
@@ -85,6 +86,8 @@ export class CustomResources {
         storageVersion: t.storageVersion,
         status: t.status,
         scale: t.scale !== undefined,
+        listKind: t.listKind,
+        openAPIV3Schema: t.openAPIV3Schema,
       })),
     );
   }
@@ -95,6 +98,7 @@ export class CustomResources {
     info.listKind = t.listKind;
     info.namespaced = t.namespaced;
     info.unstructured = true;
+    info.columns = printerColumnDefinitions(t.printerColumns);
     const storageId = `${t.group}/${t.storageVersion}/${t.plural}`;
     const codec = t.version === t.storageVersion ? new ResourceCodec(info) : new VersionedCodec(info, `${t.group}/${t.storageVersion}`);
     return { info, codec, namespaced: t.namespaced, store: this.store.resource(storageId, this.store.floor), custom: t };

@@ -16,7 +16,16 @@ const SNIFFED_JSON = 'text/plain; charset=utf-8';
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
 export class BuiltinOpenApi {
+  private meta: Record<string, unknown> | undefined;
+
   constructor(private readonly api: BuiltinApi) {}
+
+  /** The apimachinery schemas (ObjectMeta, ListMeta, Status …) a group-version document refers to, from a small built-in one. */
+  metaSchemas(): Record<string, unknown> {
+    if (this.meta) return this.meta;
+    const doc = JSON.parse(this.api.openApiV3('apis/coordination.k8s.io/v1', 'identity')!.toString('utf8')) as { components: { schemas: Record<string, unknown> } };
+    return (this.meta = Object.fromEntries(Object.entries(doc.components.schemas).filter(([name]) => name.startsWith('io.k8s.apimachinery.'))));
+  }
 
   /**
    * The v3 index: the built-in one, plus the entries of `built` (documents serve makes for the

@@ -16,6 +16,9 @@ export interface CustomDiscoveryEntry extends KnownResource {
   storageVersion: string;
   status: boolean;
   scale: boolean;
+  listKind?: string;
+  /** The version's schema, for /openapi/v3. */
+  openAPIV3Schema?: Obj;
 }
 
 export const CUSTOM_RESOURCE_VERBS = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];

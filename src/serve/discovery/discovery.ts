@@ -31,6 +31,7 @@ import {
   type VersionInfo,
 } from './discovery-docs';
 import { READ_ONLY_VERBS, resourceKey, withBuiltinFacts, type KnownResource } from './known-resources';
+import { customOpenApiV3Documents } from './custom-openapi';
 import { groupVersionPath, openApiHash, openApiV3Document, openApiV3Index } from './openapi-docs';
 import { builtinResources } from './builtin-discovery';
 import { customGroupModel, customResourceList, withCustomAggregated, withCustomGroups, type CustomDiscoveryEntry } from './custom-discovery';
@@ -233,11 +234,14 @@ export class Discovery {
     const gitVersion = String(this.recorded.json(this.recorded.version)?.gitVersion ?? this.versionInfo.gitVersion);
     let doc: Obj | undefined;
     let headers: Record<string, string> = {};
+    const custom = customOpenApiV3Documents(this.custom(), gitVersion, () => this.builtinOpenApi?.metaSchemas() ?? {});
     if (path === '/openapi/v3') {
       doc = openApiV3Index(this.model, gitVersion);
+      for (const [p, d] of custom) doc.paths[p] = { serverRelativeURL: `/openapi/v3/${p}?hash=${openApiHash(d)}` };
       if (this.builtinOpenApi) doc = this.builtinOpenApi.v3Index(doc.paths);
     } else {
-      for (const g of this.model) {
+      doc = custom.get(path.slice('/openapi/v3/'.length));
+      for (const g of doc ? [] : this.model) {
         const v = g.versions.find((x) => `/openapi/v3/${groupVersionPath(g.name, x.version)}` === path);
         if (v) doc = openApiV3Document(g.name, v.version, v.resources, gitVersion);
       }

@@ -1,7 +1,8 @@
 /**
  * The server-side apply Patcher (`application/apply-patch+yaml`): the body (YAML 1.1 or JSON)
- * is applied to the live object by the field manager over the kind's schema
- * (src/schema/field-manager.ts; kinds the schema lacks get a deduced type), which also sets the
+ * is applied to the live object by the field manager over the kind's schema — a custom
+ * resource's structural schema, else the built-in schema's type
+ * (src/schema/field-manager.ts; kinds neither has get a deduced type), which also sets the
  * object's managedFields. Errors as the apiserver's applyPatcher answers them: 400 for another
  * apiVersion or managedFields in the body, 500 for fields the type does not declare, 409 for
  * conflicts.
@@ -10,12 +11,13 @@ import YAML from 'yaml';
 import { internalError } from '../../k8s/status';
 import { badRequestMessage } from '../../k8s/write-status';
 import { applyConfiguration, TypedValueError, type Schema } from '../../schema';
+import { resourceSchemaNode } from '../resource-schema';
 import type { Patcher } from './patchers';
 
 type Obj = Record<string, any>;
 
 export function applyPatcher(schema: () => Schema): Patcher {
-  return ({ current, patch, apply }) => {
+  return ({ current, patch, apply, resource }) => {
     if (!apply) throw internalError('apply patch without its field manager');
     const config = decodeApplyBody(patch);
     const apiVersion = String(current.apiVersion);
@@ -24,7 +26,8 @@ export function applyPatcher(schema: () => Schema): Patcher {
     if (given !== apiVersion) throw badRequestMessage(`Incorrect version specified in apply patch. Specified patch version: ${given}, expected: ${apiVersion}`);
     if (config.metadata?.managedFields !== undefined && config.metadata?.managedFields !== null) throw badRequestMessage('metadata.managedFields must be nil');
     try {
-      return applyConfiguration({ node: schema().typeOf(apiVersion, kind), live: current, config, apiVersion, ...apply });
+      const node = resource?.custom ? resourceSchemaNode(resource) : schema().typeOf(apiVersion, kind);
+      return applyConfiguration({ node, live: current, config, apiVersion, ...apply });
     } catch (err) {
       if (!(err instanceof TypedValueError)) throw err;
       const meta = (config.metadata ?? {}) as Obj;

@@ -18,7 +18,7 @@ export async function handleCreate(ctx: ResourceRequest, deps: WriteDeps): Promi
   const body = await readBody(ctx.req);
   const options = parseWriteOptions('create', ctx.info.query);
   const obj = decodeObject(body, contentType, ctx.resource, servedKinds(ctx, deps));
-  validateDecodedFields(ctx, obj, options.fieldValidation);
+  validateDecodedFields(ctx, obj, options.fieldValidation, body, contentType);
   if (ctx.resource.namespaced && obj.metadata.namespace && obj.metadata.namespace !== ctx.info.namespace) throw badRequestMessage(NAMESPACE_MISMATCH);
   admitNamespace(ctx, deps, obj.metadata.name ?? '');
   await createObject(ctx, deps, obj, options.dryRun, options.fieldManager);

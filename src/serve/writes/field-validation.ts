@@ -1,13 +1,16 @@
 /**
  * fieldValidation for the built-in kinds and custom resources (reference/apiserver-facts-writes.md "fieldValidation"):
- * fields the schema does not declare are pruned from what is stored whatever the directive;
- * `Warn` (and absent) answers with one `Warning: 299 - "unknown field \"…\""` header each,
- * `Strict` refuses the write (400 for a decoded body, 422 for a patch), `Ignore` says nothing.
+ * fields the schema does not declare are pruned from what is stored whatever the directive, and a
+ * repeated key keeps its last value; `Warn` (and absent) answers with one
+ * `Warning: 299 - "unknown field \"…\""` / `"duplicate field \"…\""` header each, `Strict`
+ * refuses the write (400 for a decoded body, 422 for a patch), `Ignore` says nothing.
  */
 import type { ServerResponse } from 'node:http';
 import { aggregateText, invalidField, toCause } from '../../k8s/field-errors';
 import { StatusError, failure } from '../../k8s/status';
+import { scanJsonFields } from '../../k8s/json-field-scan';
 import { badRequestMessage } from '../../k8s/write-status';
+import { yamlDuplicateKeys, yamlStrictError } from '../../k8s/yaml-duplicate-keys';
 import { pruneUnknownFields } from '../../schema';
 import { builtinSchema } from '../builtin-schema';
 import type { ResourceRequest } from '../resource-request';
@@ -22,15 +25,52 @@ function unknownFields(ctx: ResourceRequest, obj: Obj): string[] {
   return root ? pruneUnknownFields(obj, root) : [];
 }
 
-const strictText = (fields: string[]) => `strict decoding error: ${fields.map((f) => `unknown field ${JSON.stringify(f)}`).join(', ')}`;
+const unknownText = (f: string) => `unknown field ${JSON.stringify(f)}`;
+const strictText = (problems: string[]) => `strict decoding error: ${problems.join(', ')}`;
 
-/** A create or update body: the 400 under Strict, warnings under Warn. */
-export function validateDecodedFields(ctx: ResourceRequest, obj: Obj, directive: string): void {
+/**
+ * A create or update body (`body` as sent, of media type `type`): the 400 under Strict, warnings
+ * under Warn. Problems in the order the apiserver's strict decoder meets them: for JSON, unknown
+ * and repeated fields together in body order; for YAML, go-yaml's repeated keys first.
+ */
+export function validateDecodedFields(ctx: ResourceRequest, obj: Obj, directive: string, body?: Buffer, type?: string): void {
   const fields = unknownFields(ctx, obj);
-  if (fields.length === 0 || directive === 'Ignore') return;
+  if (directive === 'Ignore') return;
+  let problems: string[] = fields.map(unknownText);
+  let warnings = problems;
+  if (body && type === 'application/yaml') {
+    const lines = yamlDuplicateKeys(body);
+    if (lines.length > 0) {
+      problems = [yamlStrictError(lines), ...problems];
+      warnings = [...lines, ...warnings];
+    }
+  } else if (body && type === 'application/json') {
+    problems = warnings = jsonProblems(body, fields);
+  }
+  if (problems.length === 0) return;
   const { kind } = ctx.resource.codec.type;
-  if (directive === 'Strict') throw badRequestMessage(`${kind} in version "${ctx.resource.info.version}" cannot be handled as a ${kind}: ${strictText(fields)}`);
-  addWarnings(ctx.res, fields.map((f) => `unknown field ${JSON.stringify(f)}`));
+  if (directive === 'Strict') throw badRequestMessage(`${kind} in version "${ctx.resource.info.version}" cannot be handled as a ${kind}: ${strictText(problems)}`);
+  addWarnings(ctx.res, warnings);
+}
+
+/** Unknown fields (at their first appearance) and repeated keys (at the repetition), in body order. */
+function jsonProblems(body: Buffer, unknown: string[]): string[] {
+  const scan = scanJsonFields(body.toString('utf8'));
+  if (scan.duplicates.length === 0) return unknown.map(unknownText);
+  const found = [
+    ...unknown.map((f) => ({ at: scan.firstSeen.get(f) ?? Infinity, text: unknownText(f) })),
+    ...scan.duplicates.map((d) => ({ at: d.at, text: `duplicate field ${JSON.stringify(d.path)}` })),
+  ];
+  return found.sort((a, b) => a.at - b.at).map((f) => f.text);
+}
+
+/** An apply body's repeated keys: go-yaml's 400 under Strict, one warning per key under Warn. */
+export function validateApplyBody(ctx: ResourceRequest, body: Buffer, directive: string): void {
+  if (directive === 'Ignore') return;
+  const lines = yamlDuplicateKeys(body);
+  if (lines.length === 0) return;
+  if (directive === 'Strict') throw badRequestMessage(`error strict decoding YAML: ${yamlStrictError(lines)}`);
+  addWarnings(ctx.res, lines);
 }
 
 /** A patched object: the 422 naming the patch (as `patchValue` prints it) under Strict, warnings under Warn. */
@@ -40,10 +80,10 @@ export function validatePatchedFields(ctx: ResourceRequest, obj: Obj, directive:
   if (fields.length === 0 || directive === 'Ignore') return;
   if (directive === 'Strict') {
     // errors.NewInvalid with an empty GroupKind and name: ` "" is invalid: …`, details with the cause only.
-    const e = invalidField('patch', shown, strictText(fields));
+    const e = invalidField('patch', shown, strictText(fields.map(unknownText)));
     throw new StatusError(failure(422, 'Invalid', ` "" is invalid: ${aggregateText([e])}`, { causes: [toCause(e)] }));
   }
-  addWarnings(ctx.res, fields.map((f) => `unknown field ${JSON.stringify(f)}`));
+  addWarnings(ctx.res, fields.map(unknownText));
 }
 
 /** Adds `Warning: 299 - "…"` headers (kept on error answers too). */

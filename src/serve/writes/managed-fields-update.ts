@@ -1,11 +1,11 @@
 /**
  * The managedFields of an Update operation (create, update, non-apply patch): over the schema
- * for the kinds it knows (src/schema/field-manager.ts), schema-less (src/k8s/managed-fields.ts)
- * for the others.
+ * for the kinds it knows, custom resources included (src/schema/field-manager.ts), schema-less
+ * (src/k8s/managed-fields.ts) for the others.
  */
 import { trackedPart, updateManagedFields, ZERO_OBJECT, type ManagedFieldsEntry, type ManagedScope } from '../../k8s/managed-fields';
 import { managedFieldsAfterUpdate, zeroObject } from '../../schema';
-import { builtinSchema } from '../builtin-schema';
+import { resourceSchemaNode } from '../resource-schema';
 import type { ServedResource } from '../served-resources';
 
 type Obj = Record<string, any>;
@@ -21,12 +21,14 @@ export interface UpdateOperation {
   after: Obj;
 }
 
-/** `resource`: the written resource; its kind is looked up in the built-in schema unless it is a custom resource. */
+/** `resource`: the written resource, whose schema types the fields. */
 export function managedFieldsOfUpdate(resource: ServedResource, op: UpdateOperation): ManagedFieldsEntry[] {
   const { kind, apiVersion } = resource.codec.type;
-  const node = resource.info.unstructured ? undefined : builtinSchema().typeOf(apiVersion, kind);
+  const node = resourceSchemaNode(resource);
   if (node) {
-    return managedFieldsAfterUpdate({ ...op, node, apiVersion, before: op.before ?? zeroObject(kind) });
+    // A custom resource's zero object has no spec or status: they are added, as maps, by the creator.
+    const zero = resource.custom ? { metadata: {} } : zeroObject(kind);
+    return managedFieldsAfterUpdate({ ...op, node, apiVersion, before: op.before ?? zero });
   }
   return updateManagedFields({
     entries: op.entries,

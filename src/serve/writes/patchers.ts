@@ -9,6 +9,7 @@ import { applyPatch, JsonPatchError, type Operation } from 'fast-json-patch';
 import { apply as mergePatch } from 'json-merge-patch';
 import { goJsonSyntaxError } from '../../k8s/go-json';
 import { badRequestMessage, patchRejected, unsupportedBodyType, unsupportedPatchType } from '../../k8s/write-status';
+import type { ServedResource } from '../served-resources';
 
 type Obj = Record<string, any>;
 
@@ -27,6 +28,8 @@ export interface PatchInput {
   report?: PatchReport;
   /** For an apply patch: who applies and how (an apply sets the object's managedFields itself). */
   apply?: ApplyContext;
+  /** The resource patched (a custom resource brings its own schema). */
+  resource?: ServedResource;
 }
 
 export interface PatchReport {

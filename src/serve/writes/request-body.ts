@@ -110,7 +110,7 @@ function parseJson(body: Buffer, kind: string): unknown {
 function parseYaml(body: Buffer, kind: string): unknown {
   if (body.length === 0) throw unrecognized(kind, "couldn't get version/kind; json parse error: unexpected end of JSON input", body);
   try {
-    return YAML.parse(body.toString('utf8'), { version: '1.1' });
+    return YAML.parse(body.toString('utf8'), { version: '1.1', uniqueKeys: false });
   } catch (err) {
     throw badRequestMessage(`error converting YAML to JSON: ${(err as Error).message.split('\n')[0]}`);
   }

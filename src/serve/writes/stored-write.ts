@@ -8,6 +8,7 @@ import { commitWrite } from '../../store/commit';
 import type { Revision } from '../../store/revision';
 import type { StoredObject } from '../../reconstruct';
 import { orderObject } from '../../k8s/object-order';
+import { builtinProtobuf } from '../builtin-protobuf';
 import { goJson } from '../../wire/json-spans';
 import type { ResourceRequest } from '../resource-request';
 import { fallBack, representation } from '../resource-handlers';
@@ -38,7 +39,7 @@ export function currentObject(ctx: ResourceRequest, revision: Revision<StoredObj
 
 /** The object in the apiserver's key order (custom resources: every key sorted). */
 export function finalObject(ctx: ResourceRequest, obj: Obj): Obj {
-  return ctx.resource.info.unstructured ? sortKeys(obj) as Obj : orderObject(obj);
+  return ctx.resource.info.unstructured ? sortKeys(obj) as Obj : orderObject(obj, builtinProtobuf().kindOrder(ctx.resource.info));
 }
 
 /** The same object with another resourceVersion, keys in order. */

@@ -23,7 +23,7 @@ export async function handleUpdate(ctx: ResourceRequest, deps: WriteDeps): Promi
   const body = await readBody(ctx.req);
   const options = parseWriteOptions('update', ctx.info.query);
   const obj = decodeObject(body, contentType, ctx.resource, servedKinds(ctx, deps));
-  validateDecodedFields(ctx, obj, options.fieldValidation);
+  validateDecodedFields(ctx, obj, options.fieldValidation, body, contentType);
   const name = ctx.info.name;
   const bodyName = obj.metadata.name as string | undefined;
   if (!bodyName) throw badRequestMessage(`the name of the object (${name} based on URL) was undeterminable: name must be provided`);

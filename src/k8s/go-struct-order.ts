@@ -1,0 +1,77 @@
+/**
+ * The key order encoding/json gives a built-in object: struct fields in declaration order, Go
+ * maps with their keys sorted, at every depth. The OpenAPI has no order, but the protobuf
+ * descriptors do: generated.proto lists each message's fields in the Go struct's order, so the
+ * descriptor's field list is the JSON key order. Keys the descriptor does not name keep their
+ * order after the known ones; values with their own JSON form (FieldsV1, RawExtension, Time,
+ * Quantity, IntOrString) are left as they are. Pure: the descriptors are handed in.
+ */
+import { PROTO, SPECIAL, type ProtobufSchema } from '../wire/protobuf-schema';
+
+type Obj = Record<string, any>;
+
+/** How to order one message's JSON object. */
+interface MessageOrder {
+  names: string[];
+  known: Set<string>;
+  /** Per field with a message or map value: how to order the value. */
+  children: Map<string, ValueOrder>;
+}
+
+type ValueOrder = { message: string } | { map: true; values: string | undefined };
+
+const OPAQUE = new Set<string>(Object.values(SPECIAL));
+
+export class GoStructOrder {
+  private readonly orders = new Map<string, MessageOrder>();
+
+  constructor(private readonly schema: ProtobufSchema) {}
+
+  /** `value` (a JSON object of `message`) with its keys in Go order, recursively; a new object. */
+  order(value: Obj, message: string): Obj {
+    const plan = this.plan(message);
+    const out: Obj = {};
+    for (const k of plan.names) if (k in value) out[k] = this.child(value[k], plan.children.get(k));
+    for (const k of Object.keys(value)) if (!plan.known.has(k)) out[k] = value[k];
+    return out;
+  }
+
+  private child(value: unknown, how: ValueOrder | undefined): unknown {
+    if (!how || value === null || typeof value !== 'object') return value;
+    if (Array.isArray(value)) return 'message' in how ? value.map((v) => (isObject(v) ? this.order(v, how.message) : v)) : value;
+    const obj = value as Obj;
+    if ('message' in how) return this.order(obj, how.message);
+    const out: Obj = {};
+    for (const k of Object.keys(obj).sort()) {
+      const v = obj[k];
+      out[k] = how.values && isObject(v) ? this.order(v, how.values) : v;
+    }
+    return out;
+  }
+
+  private plan(message: string): MessageOrder {
+    let plan = this.orders.get(message);
+    if (plan) return plan;
+    const def = this.schema.message(message);
+    const children = new Map<string, ValueOrder>();
+    for (const f of def.fields) {
+      if (f.type !== PROTO.message || !f.typeName || OPAQUE.has(f.typeName)) continue;
+      const entry = this.schema.mapEntryOf(f);
+      if (entry) {
+        const value = entry.byNumber.get(2);
+        const values = value?.type === PROTO.message && value.typeName && !OPAQUE.has(value.typeName) ? value.typeName : undefined;
+        children.set(f.json, { map: true, values });
+      } else {
+        children.set(f.json, { message: f.typeName });
+      }
+    }
+    const names = def.fields.map((f) => f.json);
+    plan = { names, known: new Set(names), children };
+    this.orders.set(message, plan);
+    return plan;
+  }
+}
+
+function isObject(v: unknown): v is Obj {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
