@@ -62,14 +62,15 @@ export function prepareCreate(obj: Obj, target: WriteTarget, actor: Actor): Obj 
   delete meta.deletionGracePeriodSeconds;
   if (rules.tracksGeneration) meta.generation = 1;
   const scope: ManagedScope = rules.hasStatus ? 'main' : 'all';
+  const whole = trackedPart(obj, 'all');
   const entries = updateManagedFields({
     entries: [],
     manager: actor.manager,
     apiVersion: resource.codec.type.apiVersion,
     time: timestamp(actor.now),
     before: ZERO_OBJECT,
-    after: trackedPart(obj, scope),
-    whole: trackedPart(obj, 'all'),
+    after: scope === 'all' ? whole : trackedPart(obj, scope),
+    whole,
   });
   setManagedFields(meta, entries);
   if (rules.builtin) completeCreate(resource.codec.type.kind, obj, { uid: meta.uid, random: actor.random, allocations: actor.allocations ?? noAllocations });
@@ -149,6 +150,7 @@ export function prepareUpdate(old: Obj, next: Obj, target: WriteTarget, actor: A
   if (clearManaged) delete meta.managedFields;
   else {
     const scope: ManagedScope = mode.subresource === 'status' ? 'status' : rules.hasStatus ? 'main' : 'all';
+    const whole = trackedPart(result, 'all');
     const given = Array.isArray(meta.managedFields) ? (meta.managedFields as ManagedFieldsEntry[]) : ((oldMeta.managedFields ?? []) as ManagedFieldsEntry[]);
     const entries = updateManagedFields({
       entries: given.filter((e) => e && typeof e === 'object' && typeof e.manager === 'string'),
@@ -157,8 +159,8 @@ export function prepareUpdate(old: Obj, next: Obj, target: WriteTarget, actor: A
       time: timestamp(actor.now),
       subresource: mode.subresource || undefined,
       before: trackedPart(old, scope),
-      after: trackedPart(result, scope),
-      whole: trackedPart(result, 'all'),
+      after: scope === 'all' ? whole : trackedPart(result, scope),
+      whole,
     });
     setManagedFields(meta, entries);
   }
