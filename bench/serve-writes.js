@@ -16,6 +16,9 @@
  *   ceiling of these clients on this machine), then against kubetape; the table shows the
  *   median of `--rounds` rounds and the ratio to a real kube-apiserver v1.26 + etcd 3.4 (the
  *   anchor, measured once on this machine with one Node client, 8 in flight, 10,000 ops).
+ *   Each phase also reads the server process's CPU time (/proc/PID/stat) before and after: CPU
+ *   µs per write, and its ratio to the trivial server's per request, hold on a machine shared
+ *   with other work, where ops/s does not.
  * - watch fan-out: `--watchers` watches of ConfigMaps in `default` (held by two processes,
  *   bench/write-watchers.js), then `--watch-writes` creates, one at a time, each after the
  *   previous one's answer; each object carries the wall-clock time its request was sent. The
@@ -35,7 +38,7 @@
 const { fork, spawn } = require('node:child_process');
 const { readFileSync } = require('node:fs');
 const { join, resolve } = require('node:path');
-const { opt, flag, track, stop, stopAll, start } = require('./harness');
+const { opt, flag, track, stop, stopAll, start, cpuSeconds } = require('./harness');
 
 const ANCHOR = { create: 1590, update: 1430, delete: 1396 };
 const TARGET = { create: 16000, update: 14000, p99: 2, fanoutMedian: 5, rssMb: 400 };
@@ -103,14 +106,22 @@ function pct(sorted, p) {
 const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }) : '–');
 
-/** One phase against one server: every load process gets its share of names at once. */
-async function phase(loads, url, name, names) {
+/**
+ * One phase against one server: every load process gets its share of names at once. `cpuUs` is
+ * the server process's CPU time (all threads, /proc/PID/stat, ticks of 10 ms) per request, read
+ * 100 ms after the last answer so that work the server does after answering is counted too.
+ */
+async function phase(loads, server, name, names) {
+  const { url } = server;
   const shares = loads.map((_, i) => names.filter((_, j) => j % loads.length === i));
+  const cpu0 = cpuSeconds(server.child.pid);
   const t0 = performance.now();
   const answers = await Promise.all(
     loads.map((c, i) => ask(c, { phase: name, url, names: shares[i], inFlight, dataBytes: DATA_BYTES })),
   );
   const seconds = (performance.now() - t0) / 1000;
+  await new Promise((r) => setTimeout(r, 100));
+  const cpuUs = ((cpuSeconds(server.child.pid) - cpu0) * 1e6) / names.length;
   const lat = [];
   let failed = 0;
   let firstError;
@@ -121,7 +132,7 @@ async function phase(loads, url, name, names) {
   }
   lat.sort((a, b) => a - b);
   if (failed) console.error(`  ${name}: ${failed} failed, first: ${firstError}`);
-  return { opsPerSec: names.length / seconds, p50: pct(lat, 50), p99: pct(lat, 99), failed };
+  return { opsPerSec: names.length / seconds, p50: pct(lat, 50), p99: pct(lat, 99), failed, cpuUs };
 }
 
 async function throughput(loads) {
@@ -131,7 +142,7 @@ async function throughput(loads) {
   for (const server of Object.values(servers)) {
     if (!server) continue;
     const names = Array.from({ length: Math.min(ops, 3000) }, (_, i) => `warm-${i}`);
-    for (const name of ['create', 'update', 'delete']) await phase(loads, server.url, name, names);
+    for (const name of ['create', 'update', 'delete']) await phase(loads, server, name, names);
     await Promise.all(loads.map((c) => ask(c, { phase: 'forget' })));
   }
   for (let r = 0; r < rounds; r++) {
@@ -139,10 +150,10 @@ async function throughput(loads) {
     for (const [which, server] of Object.entries(servers)) {
       if (!server) continue;
       for (const name of ['create', 'update', 'delete']) {
-        const res = await phase(loads, server.url, name, names);
+        const res = await phase(loads, server, name, names);
         results[which][name].push(res);
         console.log(
-          `  round ${r + 1} ${which.padEnd(8)} ${name.padEnd(6)} ${fmt(res.opsPerSec).padStart(7)}/s  p50 ${fmt(res.p50, 2)} ms  p99 ${fmt(res.p99, 2)} ms`,
+          `  round ${r + 1} ${which.padEnd(8)} ${name.padEnd(6)} ${fmt(res.opsPerSec).padStart(7)}/s  p50 ${fmt(res.p50, 2)} ms  p99 ${fmt(res.p99, 2)} ms  server CPU ${fmt(res.cpuUs)} µs/op`,
         );
       }
       await Promise.all(loads.map((c) => ask(c, { phase: 'forget' })));
@@ -243,7 +254,7 @@ async function memory(loads) {
   const before = procStatus(server.child.pid);
   const names = Array.from({ length: memoryObjects }, (_, i) => `mem-${i}`);
   const t0 = performance.now();
-  const res = await phase(loads, server.url, 'create', names);
+  const res = await phase(loads, server, 'create', names);
   const seconds = (performance.now() - t0) / 1000;
   await Promise.all(loads.map((c) => ask(c, { phase: 'forget' })));
   const objectBytes = await new Promise((res2, rej) => {
@@ -276,15 +287,21 @@ async function main() {
     const c = out.throughput.ceiling[name];
     const kOps = median(k.map((x) => x.opsPerSec));
     const cOps = c.length ? median(c.map((x) => x.opsPerSec)) : NaN;
+    const kCpu = median(k.map((x) => x.cpuUs));
+    const cCpu = c.length ? median(c.map((x) => x.cpuUs)) : NaN;
     rows.push(
-      `| ${name} | ${fmt(kOps)} | ${fmt(median(k.map((x) => x.p50)), 2)} / ${fmt(median(k.map((x) => x.p99)), 2)} ms | ` +
+      `| ${name} | **${fmt(kCpu / cCpu, 1)}×** | ${fmt(kCpu)} | ${fmt(cCpu)} | ${fmt(1e6 / kCpu)} | ` +
+        `${fmt(kOps)} | ${fmt(median(k.map((x) => x.p50)), 2)} / ${fmt(median(k.map((x) => x.p99)), 2)} ms | ` +
         `${fmt(cOps)} | ${fmt((100 * kOps) / cOps)} % | **${fmt(kOps / ANCHOR[name], 1)}×** | ${fmt(ANCHOR[name])} |` +
         (TARGET[name] ? ` ≥ ${fmt(TARGET[name])}/s, p99 ≤ ${TARGET.p99} ms` : ' –') +
         ' |',
     );
   }
-  console.log('\n| phase | kubetape ops/s (median) | kubetape p50 / p99 | ceiling: trivial node:http, ops/s | kubetape / ceiling | vs apiserver | apiserver ops/s | target |');
-  console.log('|---|--:|--:|--:|--:|--:|--:|--:|');
+  console.log(
+    '\n| phase | server CPU per write vs the trivial server | kubetape CPU µs/write | trivial CPU µs/request | writes/s per core of server CPU |' +
+      ' kubetape ops/s (median) | kubetape p50 / p99 | ceiling: trivial node:http, ops/s | kubetape / ceiling | vs apiserver | apiserver ops/s | target |',
+  );
+  console.log('|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|');
   for (const r of rows) console.log(r);
 
   if (!flag('skip-watch')) {

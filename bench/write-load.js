@@ -34,16 +34,24 @@ function configMap(name, rv, value) {
 class Connection {
   constructor(host, port) {
     this.host = `${host}:${port}`;
-    this.socket = net.connect(port, host);
-    this.socket.setNoDelay(true);
+    this.port = port;
+    this.hostname = host;
+    this.connect();
+  }
+
+  /** (Re)connects: a server closes keep-alive connections left idle while the others are measured. */
+  connect() {
+    const socket = net.connect(this.port, this.hostname);
+    this.socket = socket;
+    socket.setNoDelay(true);
     this.buf = Buffer.alloc(0);
     this.pending = undefined;
-    this.socket.on('data', (d) => {
+    socket.on('data', (d) => {
       this.buf = this.buf.length ? Buffer.concat([this.buf, d]) : d;
       this.parse();
     });
-    this.socket.on('error', (err) => this.fail(err));
-    this.socket.on('close', () => this.fail(new Error('connection closed')));
+    socket.on('error', (err) => socket === this.socket && this.fail(err));
+    socket.on('close', () => socket === this.socket && this.fail(new Error('connection closed')));
   }
 
   fail(err) {
@@ -53,6 +61,7 @@ class Connection {
   }
 
   send(method, path, body) {
+    if (this.socket.destroyed) this.connect();
     let head = `${method} ${path} HTTP/1.1\r\nHost: ${this.host}\r\nAccept: application/json\r\nUser-Agent: bench-write-load\r\n`;
     if (body !== undefined) head += `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`;
     this.socket.write(body === undefined ? `${head}\r\n` : `${head}\r\n${body}`);

@@ -122,8 +122,10 @@ export function sortEntries(entries: ManagedFieldsEntry[]): ManagedFieldsEntry[]
 
 /** Members of `after`'s tree that `before` lacks or holds another value at. */
 function diff(before: unknown, after: unknown, into: FieldNode, key: string): void {
+  const olds = new Map<string, unknown>();
+  for (const [k, v] of members(before, key)) if (!olds.has(k)) olds.set(k, v);
   for (const [k, child] of members(after, key)) {
-    const old = memberValue(before, k, key);
+    const old = olds.get(k);
     if (child === null || child === undefined) continue;
     if (old === undefined || old === null) {
       into.children.set(k, whole(child, k));
@@ -173,11 +175,6 @@ function members(value: unknown, key: string): Array<[string, unknown]> {
   return [];
 }
 
-function memberValue(parent: unknown, member: string, parentKey: string): unknown {
-  for (const [k, v] of members(parent, parentKey)) if (k === member) return v;
-  return undefined;
-}
-
 function fieldName(key: string): string {
   return key.startsWith('f:') ? key.slice(2) : '';
 }
@@ -198,6 +195,7 @@ function isLeaf(value: unknown, key: string): boolean {
 }
 
 function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
   return JSON.stringify(a) === JSON.stringify(b);
 }
 

@@ -39,6 +39,8 @@ export class ResourceStore<V> {
   /** Sorted by key when `sorted`; bulk loading appends and sorts once on first read. */
   private ordered: KeyEntry<V>[] = [];
   private sorted = true;
+  /** Keys created since the last read of the order, merged into `ordered` on that read. */
+  private pending: KeyEntry<V>[] = [];
   private readonly log: WatchLog<V>;
   private readonly watchers = new Set<Watcher<V>>();
 
@@ -110,7 +112,7 @@ export class ResourceStore<V> {
       revision.prev = undefined;
       const fresh: KeyEntry<V> = { key: revision.key, latest: revision };
       this.byKey.set(revision.key, fresh);
-      if (keepSorted && this.sorted) this.ordered.splice(this.lowerBound(revision.key), 0, fresh);
+      if (keepSorted && this.sorted) this.pending.push(fresh);
       else {
         this.ordered.push(fresh);
         this.sorted = false;
@@ -196,7 +198,10 @@ export class ResourceStore<V> {
         removed = true;
       }
     }
-    if (removed) this.ordered = this.ordered.filter((e) => this.byKey.get(e.key) === e);
+    if (removed) {
+      this.ordered = this.ordered.filter((e) => this.byKey.get(e.key) === e);
+      this.pending = this.pending.filter((e) => this.byKey.get(e.key) === e);
+    }
   }
 
   /** Server time of the oldest retained change applied after `time` (for age-based compaction). */
@@ -205,8 +210,13 @@ export class ResourceStore<V> {
   }
 
   private keys(): KeyEntry<V>[] {
+    if (this.pending.length > 0) {
+      const fresh = this.pending.sort(byKey);
+      this.pending = [];
+      this.ordered = this.sorted ? mergeSorted(this.ordered, fresh) : this.ordered.concat(fresh);
+    }
     if (!this.sorted) {
-      this.ordered.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      this.ordered.sort(byKey);
       this.sorted = true;
     }
     return this.ordered;
@@ -224,4 +234,20 @@ export class ResourceStore<V> {
     }
     return lo;
   }
+}
+
+function byKey<V>(a: KeyEntry<V>, b: KeyEntry<V>): number {
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
+/** Two arrays sorted by key as one (no key is in both). */
+function mergeSorted<V>(a: KeyEntry<V>[], b: KeyEntry<V>[]): KeyEntry<V>[] {
+  const out: KeyEntry<V>[] = new Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) out[k++] = a[i]!.key < b[j]!.key ? a[i++]! : b[j++]!;
+  while (i < a.length) out[k++] = a[i++]!;
+  while (j < b.length) out[k++] = b[j++]!;
+  return out;
 }

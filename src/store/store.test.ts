@@ -121,4 +121,20 @@ describe('Store', () => {
     store.compact(store.revisionOlderThan(30_000));
     expect(cm.floor).toBe(101);
   });
+
+  it('lists keys created by changes in key order, and forgets compacted deletions among them', () => {
+    const clock = new ManualClock(1000);
+    const store = new Store<V>({ clock });
+    const cm = store.resource('cm', 0);
+    store.apply([{ resource: 'cm', revision: rev(1, 'ns/m', 'v1') }]);
+    expect(names(cm.list({ rev: 1, prefix: '', limit: 0 }).items)).toEqual(['ns/m@1']);
+    let r = 1;
+    for (const key of ['ns/z', 'ns/b', 'a/x', 'ns/c']) store.apply([{ resource: 'cm', revision: rev(++r, key, 'v1') }]);
+    store.apply([{ resource: 'cm', revision: rev(++r, 'ns/b', 'gone', {}, true) }]);
+    expect(names(cm.list({ rev: r, prefix: '', limit: 0 }).items)).toEqual(['a/x@4', 'ns/c@5', 'ns/m@1', 'ns/z@2']);
+    store.apply([{ resource: 'cm', revision: rev(++r, 'ns/a', 'v1') }]);
+    store.compact(r);
+    expect(cm.keyCount).toBe(5);
+    expect(names(cm.list({ rev: r, prefix: 'ns/', limit: 2 }).items)).toEqual(['ns/a@7', 'ns/c@5']);
+  });
 });

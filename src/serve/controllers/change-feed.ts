@@ -22,7 +22,7 @@ export function onChanges(store: Store<StoredObject>, resource: ServedResource, 
 
 /** The metadata of a stored state, read without copying (callers must not change it). */
 export function metadataOf(value: StoredObject): Obj {
-  if (value instanceof WrittenObject) return (value.object.metadata ?? {}) as Obj;
+  if (value instanceof WrittenObject) return (value.readOnly().metadata ?? {}) as Obj;
   return value.metadata();
 }
 

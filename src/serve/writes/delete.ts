@@ -71,6 +71,10 @@ export function deleteObject(ctx: ResourceRequest, deps: WriteDeps, key: string,
     return { gone: true, value: commitDeletion(ctx, deps, key, obj) };
   };
   const meta = old.metadata as Obj;
+  // The common case needs no copy: an object without finalizers, not yet being deleted, goes at once.
+  const { group, resource } = ctx.resource.info;
+  const special = (group === '' && (resource === 'namespaces' || resource === 'pods')) || (group === 'apiextensions.k8s.io' && resource === 'customresourcedefinitions');
+  if (!special && !meta.deletionTimestamp && propagationFinalizers(meta.finalizers ?? [], options, rules).length === 0) return gone(old);
   const next = structuredClone(old);
   const nextMeta = next.metadata as Obj;
 

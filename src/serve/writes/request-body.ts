@@ -15,6 +15,11 @@ import { goKind } from './patchers';
 
 type Obj = Record<string, any>;
 
+/** The kinds served in the URL's group/version (a body of another of them is a failed conversion, not an unknown kind). */
+export interface KnownKinds {
+  has(kind: string): boolean;
+}
+
 /** kube-apiserver's request body limit (MaxRequestBodyBytes). */
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
@@ -22,23 +27,50 @@ export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 export const DECODED_BODY_TYPES = ['application/json', 'application/yaml'] as const;
 export const PROTOBUF_BODY_TYPE = 'application/vnd.kubernetes.protobuf';
 
-export async function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BYTES): Promise<Buffer> {
+/** The whole body; over `limit` bytes the 413 (without Content-Length: once that many have come, the request destroyed). */
+export function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BYTES): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
-    throw entityTooLarge(limit);
+    return Promise.reject(entityTooLarge(limit));
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      req.resume();
-      throw entityTooLarge(limit);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        done();
+        req.destroy();
+        reject(entityTooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      done();
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    };
+    const onError = (err: Error): void => {
+      done();
+      reject(err);
+    };
+    const onClose = (): void => {
+      done();
+      reject(new Error('request closed before its body ended'));
+    };
+    const done = (): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
 }
 
 /**
@@ -64,7 +96,7 @@ export function mediaType(contentType: string | undefined): string {
  * The object a create or update sends, checked against the URL's kind and version: missing
  * kind/apiVersion are filled in; another kind or version is the apiserver's 400.
  */
-export function decodeObject(body: Buffer, type: string, resource: ServedResource, knownKinds: ReadonlySet<string>): Obj {
+export function decodeObject(body: Buffer, type: string, resource: ServedResource, knownKinds: KnownKinds): Obj {
   const { kind } = resource.codec.type;
   if (type === PROTOBUF_BODY_TYPE) return decodeProtobuf(body, resource, knownKinds);
   const value = type === 'application/yaml' ? parseYaml(body, kind) : parseJson(body, kind);
@@ -75,7 +107,7 @@ export function decodeObject(body: Buffer, type: string, resource: ServedResourc
 }
 
 /** kind/apiVersion against the URL's, and ObjectMeta's field types (a patched object is checked again). */
-export function checkObject(obj: Obj, resource: ServedResource, knownKinds: ReadonlySet<string>): Obj {
+export function checkObject(obj: Obj, resource: ServedResource, knownKinds: KnownKinds): Obj {
   checkTypeMeta(obj, resource, knownKinds);
   checkMetadataShape(obj, resource.codec.type.kind);
   return obj;
@@ -85,7 +117,7 @@ export function checkObject(obj: Obj, resource: ServedResource, knownKinds: Read
  * A k8s\0 envelope: its typeMeta checked like a JSON body's kind/apiVersion, then the typed
  * message decoded with the URL kind's descriptor into the JSON form the rest of the path takes.
  */
-function decodeProtobuf(body: Buffer, resource: ServedResource, knownKinds: ReadonlySet<string>): Obj {
+function decodeProtobuf(body: Buffer, resource: ServedResource, knownKinds: KnownKinds): Obj {
   const { kind } = resource.codec.type;
   if (!hasMagic(body)) throw unrecognized(kind, 'provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]', body);
   const protobuf = builtinProtobuf();
@@ -101,10 +133,15 @@ function decodeProtobuf(body: Buffer, resource: ServedResource, knownKinds: Read
   }
 }
 
+/** JSON.parse (which takes the texts Go's scanner takes), with Go's message when the text is not JSON. */
 function parseJson(body: Buffer, kind: string): unknown {
-  const syntax = goJsonSyntaxError(body);
-  if (syntax) throw unrecognized(kind, `couldn't get version/kind; json parse error: ${syntax}`, body);
-  return JSON.parse(body.toString('utf8'));
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch (err) {
+    const syntax = goJsonSyntaxError(body);
+    if (syntax) throw unrecognized(kind, `couldn't get version/kind; json parse error: ${syntax}`, body);
+    throw err;
+  }
 }
 
 function parseYaml(body: Buffer, kind: string): unknown {
@@ -129,7 +166,7 @@ export function summarizeData(data: Buffer, max: number): string {
   return data.length > max ? `${text} ...` : text;
 }
 
-function checkTypeMeta(obj: Obj, resource: ServedResource, knownKinds: ReadonlySet<string>): void {
+function checkTypeMeta(obj: Obj, resource: ServedResource, knownKinds: KnownKinds): void {
   const { kind, apiVersion } = resource.codec.type;
   if (obj.kind !== undefined && typeof obj.kind !== 'string') throw badRequestMessage(`${kind} in version "${resource.info.version}" cannot be handled as a ${kind}: json: cannot unmarshal ${goKind(obj.kind)} into Go struct field .kind of type string`);
   if (obj.apiVersion !== undefined && typeof obj.apiVersion !== 'string') throw badRequestMessage(`${kind} in version "${resource.info.version}" cannot be handled as a ${kind}: json: cannot unmarshal ${goKind(obj.apiVersion)} into Go struct field .apiVersion of type string`);

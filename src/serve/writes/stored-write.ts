@@ -80,8 +80,36 @@ export function respondJson(ctx: ResourceRequest, code: number, value: unknown):
   writeBody(ctx.req, ctx.res, code, goJson(value), 'application/json');
 }
 
+/** Whether two objects have the same JSON text (compared member by member, no text built). */
 export function sameObject(a: Obj, b: Obj): boolean {
-  return goJson(a) === goJson(b);
+  return sameJson(a, b);
+}
+
+/** JSON.stringify(a) === JSON.stringify(b) for values made of JSON data (no toJSON). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return JSON.stringify(a) === JSON.stringify(b);
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i] ?? null, b[i] ?? null)) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = writtenKeys(a as Obj);
+  const kb = writtenKeys(b as Obj);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i] || !sameJson((a as Obj)[ka[i]!], (b as Obj)[kb[i]!])) return false;
+  return true;
+}
+
+/** The keys JSON.stringify writes, in its order. */
+function writtenKeys(o: Obj): string[] {
+  const keys = Object.keys(o);
+  for (const k of keys) {
+    const t = typeof o[k];
+    if (t === 'undefined' || t === 'function' || t === 'symbol') return keys.filter((key) => !['undefined', 'function', 'symbol'].includes(typeof o[key]));
+  }
+  return keys;
 }
 
 function sortKeys(value: unknown): unknown {

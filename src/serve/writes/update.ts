@@ -11,6 +11,7 @@ import { prepareUpdate, type UpdateMode } from './prepare';
 import { checkBodyType, decodeObject, readBody } from './request-body';
 import { commitDeletion, commitObject, currentObject, currentRevision, finalObject, keyOf, respondObject, sameObject, unstored } from './stored-write';
 import { validateDecodedFields } from './field-validation';
+import { WrittenObject } from './written-object';
 import type { WriteDeps } from './write-deps';
 import { actor, admitNamespace, servedKinds, writeTarget } from './write-request';
 
@@ -61,7 +62,7 @@ export function finishUpdate(
     respond(200, unstored(ctx, final));
     return;
   }
-  if (sameObject(final, finalObject(ctx, old))) {
+  if (sameObject(final, current.value instanceof WrittenObject ? old : finalObject(ctx, old))) {
     respond(200, current.value);
     return;
   }

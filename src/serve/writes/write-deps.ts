@@ -18,5 +18,14 @@ export interface WriteDeps {
 
 /** RFC 3339 at second resolution, as metav1.Time serialises. */
 export function timestamp(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastTimestamp = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+  }
+  return lastTimestamp;
 }
+
+/** The last second `timestamp` wrote (writes come many a second). */
+let lastSecond = NaN;
+let lastTimestamp = '';

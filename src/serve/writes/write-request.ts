@@ -3,11 +3,11 @@ import { managerName } from '../../k8s/write-options';
 import { notFound } from '../../k8s/status';
 import { namespaceTerminating } from '../../k8s/write-status';
 import type { ResourceRequest } from '../resource-request';
+import type { KnownKinds } from './request-body';
 import type { Actor, WriteTarget } from './prepare';
 import { resourceRules } from './resource-rules';
 import { serviceAllocations } from './service-allocations';
 import type { WriteDeps } from './write-deps';
-import { objectOf } from './written-object';
 
 export function writeTarget(ctx: ResourceRequest): WriteTarget {
   const { resource, info } = ctx;
@@ -21,10 +21,16 @@ export function actor(ctx: ResourceRequest, deps: WriteDeps, fieldManager: strin
   return { manager: managerName(fieldManager, ua), now: deps.now(), random: deps.random, allocations: () => serviceAllocations(deps) };
 }
 
-/** Kinds served in the URL's group/version (a body of another of them is a failed conversion, not an unknown kind). */
-export function servedKinds(ctx: ResourceRequest, deps: WriteDeps): Set<string> {
+/**
+ * Kinds served in the URL's group/version (a body of another of them is a failed conversion, not
+ * an unknown kind), listed when first asked: only a body of another kind asks.
+ */
+export function servedKinds(ctx: ResourceRequest, deps: WriteDeps): KnownKinds {
   const { group, version } = ctx.resource.info;
-  return new Set(deps.resources.all().filter((r) => r.info.group === group && r.info.version === version).map((r) => r.codec.type.kind));
+  let kinds: Set<string> | undefined;
+  return {
+    has: (kind) => (kinds ??= new Set(deps.resources.all().filter((r) => r.info.group === group && r.info.version === version).map((r) => r.codec.type.kind))).has(kind),
+  };
 }
 
 /**
@@ -37,8 +43,8 @@ export function admitNamespace(ctx: ResourceRequest, deps: WriteDeps, name: stri
   const namespaces = deps.resources.find('', 'v1', 'namespaces');
   const found = namespaces?.store.get(ns, deps.store.head);
   if (!found) throw notFound('namespaces', ns);
-  const obj = objectOf(found.value, namespaces!.codec.type);
-  if (obj.metadata?.deletionTimestamp || obj.status?.phase === 'Terminating') {
+  // Read through the stored state's own caches: a create reads the same Namespace each time.
+  if (found.value.metadata().deletionTimestamp || found.value.field('status.phase') === 'Terminating') {
     throw namespaceTerminating(ctx.resource.info.resource, ctx.resource.info.group, name, ns);
   }
 }
