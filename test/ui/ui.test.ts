@@ -45,7 +45,7 @@ async function openPage(url: string): Promise<Page> {
   return page;
 }
 
-const timelineCount = (page: Page, name: string) => page.$eval('#timeline', (el, n) => Number((el as HTMLElement).dataset[n]), name);
+const timelineCount = (page: Page, name: string) => page.$eval('#timeline', (el, n) => Number(el.getAttribute(`data-${n}`)), name);
 
 describeBrowser('kubetape ui on the example recording', () => {
   let ui: UiServer;
@@ -80,11 +80,11 @@ describeBrowser('kubetape ui on the example recording', () => {
     await page.waitForSelector('#exchanges[data-total="17"]');
     await page.selectOption('#filter-resource', 'configmaps');
     await page.waitForSelector('#exchanges[data-total="10"]');
-    const resources = await page.$$eval('#exchanges tbody tr', (rows) => rows.map((r) => (r as HTMLElement).dataset.resource));
+    const resources = await page.$$eval('#exchanges tbody tr', (rows) => rows.map((r) => r.getAttribute('data-resource')));
     expect(resources).toHaveLength(10);
     expect(new Set(resources)).toEqual(new Set(['configmaps']));
     await page.click('.tab[data-tab="timeline"]');
-    await page.waitForFunction(() => document.querySelector('#timeline')!.getAttribute('data-lanes') === '1');
+    await page.waitForSelector('#timeline[data-lanes="1"]');
     expect(await page.$$eval('.lane-label', (els) => els.map((e) => e.getAttribute('title')))).toEqual(['configmaps']);
     await page.click('.tab[data-tab="exchanges"]');
     await page.selectOption('#filter-resource', '');
@@ -103,7 +103,7 @@ describeBrowser('kubetape ui on the example recording', () => {
     await page.click('.tab[data-tab="objects"]');
     await page.click('.object[data-name="cm-02"]');
     await page.waitForSelector('.history[data-revisions="2"]');
-    expect(await page.$$eval('.revision', (els) => els.map((e) => (e as HTMLElement).dataset.rv))).toEqual(['107', '112']);
+    expect(await page.$$eval('.revision', (els) => els.map((e) => e.getAttribute('data-rv')))).toEqual(['107', '112']);
     const added = await page.$$eval('.revision[data-rv="112"] .diff .add', (els) => els.map((e) => e.textContent));
     const removed = await page.$$eval('.revision[data-rv="112"] .diff .del', (els) => els.map((e) => e.textContent));
     expect(added.join('\n')).toContain('"resourceVersion": "112"');
@@ -117,14 +117,14 @@ describeBrowser('kubetape ui on the example recording', () => {
     await page.click('.tab[data-tab="time-travel"]');
     const at = async (t: number) => {
       await page.$eval('#scrubber', (el, v) => {
-        (el as HTMLInputElement).value = String(v);
-        el.dispatchEvent(new Event('input'));
+        (el as unknown as { value: string }).value = String(v);
+        el.dispatchEvent(new (globalThis as any).Event('input'));
       }, t);
       await page.waitForSelector(`#state[data-at="${t}"]`);
     };
     await at(Math.floor(CM03_DELETED_AT) - 1);
     expect(await page.$('.obj[data-key="configmaps/demo/cm-03"]')).not.toBeNull();
-    expect(await page.$$eval('#state .watch', (els) => els.map((e) => (e as HTMLElement).dataset.exchange))).toEqual(['13']);
+    expect(await page.$$eval('#state .watch', (els) => els.map((e) => e.getAttribute('data-exchange')))).toEqual(['13']);
     await at(Math.ceil(CM03_DELETED_AT) + 1);
     expect(await page.$('.obj[data-key="configmaps/demo/cm-03"]')).toBeNull();
     expect(await page.$('.obj[data-key="configmaps/demo/cm-07"]')).not.toBeNull();
@@ -166,7 +166,7 @@ describeBrowser('kubetape ui on a recording with an injected 410', () => {
 
   it('the 410 is marked and listed; clicking its mark opens the exchange with its Status', async () => {
     expect(await timelineCount(page, 'problems')).toBe(1);
-    expect(await page.$$eval('.problem', (els) => els.map((e) => (e as HTMLElement).dataset.kind))).toEqual(['410']);
+    expect(await page.$$eval('.problem', (els) => els.map((e) => e.getAttribute('data-kind')))).toEqual(['410']);
     await page.screenshot({ path: join(ARTIFACTS, 'faults-timeline.png'), clip: { x: 0, y: 0, width: 1400, height: 200 } });
     await page.click('.problem-mark[data-kind="410"]');
     await page.waitForSelector('#detail .status-line[data-status="410"]');
