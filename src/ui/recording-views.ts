@@ -4,7 +4,7 @@
  * stays small however large the recording.
  */
 import type { Db } from '../recording/open';
-import { exchangeFacets, exchangeFrames, exchangePage, exchangeRecord, exchangeRows, type ExchangeFilter, type ExchangeRow } from '../recording/reader/exchange-rows';
+import { exchangeFacets, exchangeFrames, exchangeSpan, exchangePage, exchangeRecord, exchangeRows, type ExchangeFilter, type ExchangeRow } from '../recording/reader/exchange-rows';
 import { objectObservations, objectResources, observedObjects, type ObservedObject } from '../recording/reader/object-revisions';
 import { watchEventBuckets } from '../recording/reader/watch-event-times';
 import { bodyView, type BodyView, type Headers } from './body-view';
@@ -44,10 +44,8 @@ export class RecordingViews {
 
   /** The time span of the recording: first start to the last end. */
   span(): { from: number; to: number } {
-    const rows = exchangeRows(this.db, {});
-    if (rows.length === 0) return { from: 0, to: 1 };
-    const from = rows[0]!.at;
-    const to = rows.reduce((t, r) => Math.max(t, r.at + (r.durationMs ?? 0)), from);
+    const { from, to } = exchangeSpan(this.db);
+    if (from === null || to === null) return { from: 0, to: 1 };
     return { from, to: Math.max(to, from + 1) };
   }
 

@@ -13,11 +13,12 @@ import { RecordingViews, type ExchangeDetail } from './recording-views';
 import type { RevisionView } from './object-history-view';
 
 export const REPORT_WIDTH = 1600;
+const EXCHANGE_COLUMNS = ['id', 'at', 'durationMs', 'method', 'url', 'verb', 'resource', 'namespace', 'client', 'status', 'outcome', 'rule', 'watchEnded', 'rv'];
 /** Rows of the exchanges table a report holds. */
 export const REPORT_EXCHANGES = 20_000;
 /** Bytes of exchange details, and of object histories, a report holds (the rest is named as left out). */
-export const REPORT_DETAIL_BYTES = 3 * 1024 * 1024;
-export const REPORT_OBJECT_BYTES = 3 * 1024 * 1024;
+export const REPORT_DETAIL_BYTES = 1024 * 1024;
+export const REPORT_OBJECT_BYTES = 1024 * 1024;
 /** Each body or event shown in a report is cut at this many characters. */
 const REPORT_TEXT_LIMIT = 16 * 1024;
 
@@ -27,7 +28,8 @@ export interface ReportData {
   summary: unknown;
   facets: ReturnType<RecordingViews['facets']> & { span: { from: number; to: number } };
   lanes: { client: ReturnType<RecordingViews['lanes']>; resource: ReturnType<RecordingViews['lanes']> };
-  exchanges: { total: number; rows: ReturnType<RecordingViews['exchanges']>['rows'] };
+  /** The exchanges table, column-wise: `rows[i][j]` is the value of `columns[j]` (keys are not repeated per row). */
+  exchanges: { total: number; columns: string[]; rows: unknown[][] };
   details: Record<string, ExchangeDetail>;
   objectResources: ReturnType<RecordingViews['objectResources']>;
   objects: Record<string, ReturnType<RecordingViews['objects']>>;
@@ -52,7 +54,7 @@ export function writeReport(db: string, out: string, summary: (path: string) => 
 export function reportData(views: RecordingViews, title: string): ReportData {
   const span = views.span();
   const page = views.exchanges({}, 0, 1);
-  const rows: ReportData['exchanges']['rows'] = [];
+  const rows: ReturnType<RecordingViews['exchanges']>['rows'] = [];
   for (let offset = 0; offset < Math.min(page.total, REPORT_EXCHANGES); offset += 500) rows.push(...views.exchanges({}, offset, 500).rows);
   const details: Record<string, ExchangeDetail> = {};
   let detailBytes = 0;
@@ -85,13 +87,19 @@ export function reportData(views: RecordingViews, title: string): ReportData {
     summary: views.summary(),
     facets: { ...views.facets(), span },
     lanes: { client: views.lanes('client', span, REPORT_WIDTH), resource: views.lanes('resource', span, REPORT_WIDTH) },
-    exchanges: { total: page.total, rows },
+    exchanges: { total: page.total, columns: EXCHANGE_COLUMNS, rows: rows.map((r) => EXCHANGE_COLUMNS.map((c) => r[c as keyof typeof r])) },
     details,
     objectResources,
     objects,
     histories,
-    changes: views.changeLog(),
+    changes: compactChanges(views.changeLog(), span.from),
   };
+}
+
+/** The change log with times relative to `base`, rounded up to the ms (a change is never shown before it happened). */
+function compactChanges(log: ReturnType<RecordingViews['changeLog']>, base: number): ReportData['changes'] {
+  const from = Math.floor(base);
+  return { ...log, base: from, changes: log.changes.map(([t, res, key, rev, deleted]) => [Math.ceil(t - from), res, key, rev, deleted]) };
 }
 
 function isProblem(r: { status: number | null; rule: string | null; watchEnded: string | null }): boolean {

@@ -9,6 +9,8 @@ export interface ChangeLog {
   resources: string[];
   keys: string[];
   changes: Array<[number, number, number, number, number]>;
+  /** Added to every change's time: a report stores times relative to it, rounded to the ms (shorter). */
+  base?: number;
   /** `[exchange id, resource, namespace, start, end|null]` of every watch. */
   watches: Array<[number, string, string, number, number | null]>;
 }
@@ -29,8 +31,9 @@ export interface StateView {
 export function stateAt(log: ChangeLog, at: number): StateView {
   const live = new Map<number, Map<number, number>>();
   let applied = 0;
+  const base = log.base ?? 0;
   for (const [t, res, key, rev, deleted] of log.changes) {
-    if (t > at) break;
+    if (t + base > at) break;
     applied++;
     let keys = live.get(res);
     if (!keys) live.set(res, (keys = new Map()));

@@ -51,7 +51,7 @@ export interface ReportData {
   summary: any;
   facets: Facets;
   lanes: { client: LanesView; resource: LanesView };
-  exchanges: { total: number; rows: ExchangeRow[] };
+  exchanges: { total: number; columns: string[]; rows: unknown[][] };
   details: Record<string, ExchangeDetail>;
   objectResources: Array<{ resource: string; namespaces: string[] }>;
   objects: Record<string, ObservedObject[]>;
@@ -75,7 +75,11 @@ export function matches(r: ExchangeRow, f: Filter): boolean {
 
 export class ReportSource implements Source {
   readonly live = false;
-  constructor(private readonly d: ReportData) {}
+  private readonly rows: ExchangeRow[];
+  constructor(private readonly d: ReportData) {
+    const { columns, rows } = d.exchanges;
+    this.rows = rows.map((values) => Object.fromEntries(columns.map((c, i) => [c, values[i]])) as unknown as ExchangeRow);
+  }
   async summary() { return this.d.summary; }
   async facets() { return this.d.facets; }
   async lanes(by: 'client' | 'resource', _view: { from: number; to: number }, f: Filter) {
@@ -88,7 +92,7 @@ export class ReportSource implements Source {
     return { ...v, lanes, problems, problemTotal: problems.length, counts: { ...v.counts, lanes: lanes.length, events: lanes.reduce((n, l) => n + l.marks.reduce((m, k) => m + k[2], 0), 0) } };
   }
   async exchanges(f: Filter, offset: number, limit: number) {
-    const rows = this.d.exchanges.rows.filter((r) => matches(r, f));
+    const rows = this.rows.filter((r) => matches(r, f));
     return { total: rows.length, rows: rows.slice(offset, offset + limit) };
   }
   async exchange(id: number) { return this.d.details[id] ?? null; }
