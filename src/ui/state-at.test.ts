@@ -34,7 +34,7 @@ describe('stateAt', () => {
 
   it('adds the base to relative times (the report’s form)', () => {
     const relative = { ...log, base: 1000, changes: log.changes.map(([t, ...rest]) => [t - 10, ...rest] as ChangeLog['changes'][number]) };
-    expect(stateAt(relative, 1019).objects).toBe(2);
-    expect(stateAt(relative, 1009).objects).toBe(0);
+    expect(stateAt(relative, 1009).objects).toBe(2);
+    expect(stateAt(relative, 999).objects).toBe(0);
   });
 });
