@@ -31,7 +31,8 @@ export interface ExchangeDetail {
 }
 
 export class RecordingViews {
-  private log: ChangeLog | undefined;
+  /** The rebuilt history, and how many exchanges the recording had when it was built (a live recording grows). */
+  private log: { exchanges: number; log: ChangeLog } | undefined;
 
   constructor(
     private readonly db: Db,
@@ -42,11 +43,11 @@ export class RecordingViews {
     return this.summarize();
   }
 
-  /** The time span of the recording: first start to the last end. */
-  span(): { from: number; to: number } {
-    const { from, to } = exchangeSpan(this.db);
-    if (from === null || to === null) return { from: 0, to: 1 };
-    return { from, to: Math.max(to, from + 1) };
+  /** The time span of the recording, first start to the last end, and how many exchanges it holds (the page polls it to follow a live recording). */
+  span(): { from: number; to: number; exchanges: number } {
+    const { exchanges, from, to } = exchangeSpan(this.db);
+    if (from === null || to === null) return { from: 0, to: 1, exchanges };
+    return { from, to: Math.max(to, from + 1), exchanges };
   }
 
   lanes(by: LaneKey, filter: ExchangeFilter, width = DEFAULT_WIDTH): LanesView {
@@ -110,9 +111,11 @@ export class RecordingViews {
     return { resource, namespace, name, revisions: revisionViews(objectObservations(this.db, resource, namespace, name)) };
   }
 
-  /** The rebuilt history (built once, on first use). */
+  /** The rebuilt history, built on first use and again once the recording has more exchanges. */
   changeLog(): ChangeLog {
-    return (this.log ??= changeLog(this.db));
+    const exchanges = exchangeSpan(this.db).exchanges;
+    if (this.log?.exchanges !== exchanges) this.log = { exchanges, log: changeLog(this.db) };
+    return this.log.log;
   }
 
   state(at: number): StateView {

@@ -2,6 +2,7 @@
  * The page's JSON API over RecordingViews: GET only, every answer one view (aggregated or paged).
  *
  *   /api/summary                         what `inspect --json` prints
+ *   /api/span                            first start, last end, how many exchanges (polled to follow a live recording)
  *   /api/facets                          the values the exchanges table filters by
  *   /api/lanes?by=client|resource&from&to&width&<filters>
  *   /api/exchanges?<filters>&offset&limit
@@ -41,6 +42,8 @@ function route(views: RecordingViews, url: URL): unknown {
   switch (parts[0]) {
     case 'summary':
       return views.summary();
+    case 'span':
+      return views.span();
     case 'facets':
       return { ...views.facets(), span: views.span() };
     case 'lanes': {

@@ -14,6 +14,7 @@ import { inspectRecording } from '../../src/inspect';
 import { startUi, writeReport, type UiServer } from '../../src/ui';
 import { kubectl } from '../faults/clients';
 import { json } from '../support/http-client';
+import { openRecording } from '../../src/recording/open';
 import { recordSession, type RecordedSession } from '../support/record-session';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -43,6 +44,23 @@ async function openPage(url: string): Promise<Page> {
   await page.goto(url);
   await page.waitForSelector('body[data-ready="1"]');
   return page;
+}
+
+function exchangeCount(db: string): number {
+  const file = openRecording(db, { readonly: true });
+  try {
+    return file.prepare('SELECT count(*) FROM exchanges').pluck().get() as number;
+  } finally {
+    file.close();
+  }
+}
+
+async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 const timelineCount = (page: Page, name: string) => page.$eval('#timeline', (el, n) => Number(el.getAttribute(`data-${n}`)), name);
@@ -175,6 +193,32 @@ describeBrowser('kubetape ui on a recording with an injected 410', () => {
     expect(line).toContain('fault rule expire-second-page');
     expect(await page.textContent('#detail .body-text')).toContain('"reason": "Expired"');
     await page.screenshot({ path: join(ARTIFACTS, 'faults-exchange.png') });
+  });
+});
+
+describeBrowser('kubetape ui on a recording still being written', () => {
+  it('follows it: exchanges recorded after the page opened appear without a reload', async () => {
+    let page: Page | undefined;
+    let ui: UiServer | undefined;
+    const session = await recordSession('kubetape-ui-live-', async ({ kubeconfig, dir }) => {
+      expect((await kubectl(kubeconfig, join(dir, 'cache'), ['get', 'configmaps'])).code).toBe(0);
+      const db = join(dir, 'session.db');
+      await waitFor(() => exchangeCount(db) > 0);
+      ui = await startUi({ db, listen: '127.0.0.1:0', summary: inspectRecording });
+      try {
+        page = await openPage(ui.url);
+        const before = await timelineCount(page, 'exchanges');
+        expect(before).toBeGreaterThan(0);
+        expect((await kubectl(kubeconfig, join(dir, 'cache'), ['get', 'configmaps', 'cm-01'])).code).toBe(0);
+        await page.waitForFunction((n) => Number((globalThis as any).document.querySelector('#timeline').getAttribute('data-exchanges')) > n, before, { timeout: 20_000 });
+        await page.click('.tab[data-tab="exchanges"]');
+        await page.waitForSelector('#exchanges tbody tr td.path[title="/api/v1/namespaces/default/configmaps/cm-01"]');
+      } finally {
+        await page?.close();
+        await ui?.close();
+      }
+    });
+    session.remove();
   });
 });
 

@@ -8,7 +8,7 @@ const STATUS_CHOICES = ['2xx', '3xx', '4xx', '5xx', '410', '429', 'none'];
 
 export class Exchanges {
   readonly el = h('section', { id: 'exchanges' });
-  private offset = 0;
+  offset = 0;
   private readonly filters = h('div', { class: 'filters' });
   private readonly table = h('table', { class: 'exchange-table' });
   private readonly pager = h('div', { class: 'pager' });

@@ -13,6 +13,9 @@ declare global {
   interface Window { __KUBETAPE_REPORT__?: ReportData }
 }
 
+/** How often the page asks whether the recording grew. */
+const FOLLOW_MS = 1000;
+
 const TITLES: Record<Tab, string> = { timeline: 'Timeline', exchanges: 'Exchanges', objects: 'Objects', 'time-travel': 'Time travel', summary: 'Summary' };
 
 async function start(): Promise<void> {
@@ -61,6 +64,22 @@ async function start(): Promise<void> {
 
   await show('timeline');
   document.body.dataset.ready = '1';
+  if (source.live) follow();
+
+  /** Follows a recording that is still being written (record, serve --out): new exchanges appear without a reload. */
+  function follow(): void {
+    let known = facets.span.exchanges ?? -1;
+    setInterval(async () => {
+      const span = await source.span().catch(() => undefined);
+      if (!span || span.exchanges === known) return;
+      known = span.exchanges;
+      const oldTo = facets.span.to;
+      facets.span = span;
+      timeline.grow(oldTo, span.to);
+      travel.grow(span.to);
+      if (loaded.has('exchanges')) void exchanges.load(exchanges.offset);
+    }, FOLLOW_MS);
+  }
 }
 
 start().catch((err) => {

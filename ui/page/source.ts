@@ -9,6 +9,7 @@ export interface Source {
   readonly live: boolean;
   summary(): Promise<any>;
   facets(): Promise<Facets>;
+  span(): Promise<{ from: number; to: number; exchanges: number }>;
   lanes(by: 'client' | 'resource', view: { from: number; to: number }, filter: Filter, width: number): Promise<LanesView>;
   exchanges(filter: Filter, offset: number, limit: number): Promise<{ total: number; rows: ExchangeRow[] }>;
   exchange(id: number, frames?: number): Promise<ExchangeDetail | null>;
@@ -33,6 +34,7 @@ export class ApiSource implements Source {
   }
   summary() { return this.get<any>('/api/summary'); }
   facets() { return this.get<Facets>('/api/facets'); }
+  span() { return this.get<{ from: number; to: number; exchanges: number }>('/api/span'); }
   lanes(by: 'client' | 'resource', view: { from: number; to: number }, f: Filter, width: number) {
     return this.get<LanesView>(`/api/lanes?${query({ by, width, ...f, from: view.from, to: view.to })}`);
   }
@@ -82,6 +84,7 @@ export class ReportSource implements Source {
   }
   async summary() { return this.d.summary; }
   async facets() { return this.d.facets; }
+  async span() { return { ...this.d.facets.span, exchanges: this.d.exchanges.total }; }
   async lanes(by: 'client' | 'resource', _view: { from: number; to: number }, f: Filter) {
     const v = this.d.lanes[by];
     if (!f.resource && !f.client) return v;

@@ -15,6 +15,13 @@ export class TimeTravel {
     clear(this.el, h('div', { class: 'toolbar' }, this.scrubber, this.label), this.state);
   }
 
+  /** The recording grew to `to`: the scrubber reaches it, and follows the end if it was there. */
+  grow(to: number): void {
+    const atEnd = Number(this.scrubber.value) >= Number(this.scrubber.max);
+    this.scrubber.max = String(to);
+    if (atEnd) this.scrubber.value = String(to);
+  }
+
   /** Moves the scrubber to `at` (ms since the epoch) and shows that instant. */
   async at(at: number): Promise<void> {
     this.scrubber.value = String(at);

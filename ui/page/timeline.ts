@@ -49,6 +49,12 @@ export class Timeline {
     this.draw();
   }
 
+  /** The recording grew to `to`: a view that showed its end keeps showing it. */
+  grow(oldTo: number, to: number): void {
+    if (this.view.to >= oldTo - 1) this.view = { from: this.view.from, to };
+    void this.load();
+  }
+
   private reset(): void {
     this.view = { ...this.app.facets.span };
     this.brush = undefined;

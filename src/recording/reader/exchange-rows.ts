@@ -99,9 +99,11 @@ function fillObjectRvs(db: Db, rows: ExchangeRow[]): void {
   for (const r of missing) r.rv = byId.get(r.id) ?? null;
 }
 
-/** The first start and the last end of any exchange (ms since the epoch), nulls when there are none. */
-export function exchangeSpan(db: Db): { from: number | null; to: number | null } {
-  return db.prepare('SELECT min(started_at) AS "from", max(started_at + coalesce(duration_ms, 0)) AS "to" FROM exchanges').get() as { from: number | null; to: number | null };
+/** How many exchanges there are, the first start and the last end (ms since the epoch; nulls when there are none). */
+export function exchangeSpan(db: Db): { exchanges: number; from: number | null; to: number | null } {
+  return db.prepare('SELECT count(*) AS exchanges, min(started_at) AS "from", max(started_at + coalesce(duration_ms, 0)) AS "to" FROM exchanges').get() as {
+    exchanges: number; from: number | null; to: number | null;
+  };
 }
 
 /** The distinct values the exchanges table offers as filters. */
