@@ -12,5 +12,7 @@ export { replay } from './replay';
 export type { ReplayOptions, ReplayServer } from './replay';
 export { serve } from './serve';
 export type { ServeOptions, ServeServer } from './serve';
+export { startUi as ui, writeReport } from './ui';
+export type { UiOptions, UiServer } from './ui';
 export { StatusError } from './k8s/status';
 export { RecordingFormatError } from './errors/recording-format-error';

@@ -1,9 +1,11 @@
 import type { CommandModule } from 'yargs';
 import { formatSummary, inspectRecording } from '../inspect';
+import { writeReport } from '../ui';
 
 interface InspectArgs {
   db: string;
   json: boolean;
+  html?: string;
 }
 
 /** `kubetape inspect`: what a recording holds, at a glance. */
@@ -13,8 +15,14 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
   builder: (y) =>
     y
       .option('db', { type: 'string', demandOption: true, describe: 'recording file' })
-      .option('json', { type: 'boolean', default: false, describe: 'print the summary as JSON' }),
+      .option('json', { type: 'boolean', default: false, describe: 'print the summary as JSON' })
+      .option('html', { type: 'string', describe: 'write the UI\'s views (timeline, exchanges, objects, time travel, summary) to this self-contained HTML file' }),
   handler: (args) => {
+    if (args.html !== undefined) {
+      const bytes = writeReport(args.db, args.html, inspectRecording);
+      process.stdout.write(`${args.html}: ${bytes} bytes\n`);
+      return;
+    }
     const summary = inspectRecording(args.db);
     process.stdout.write(args.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary));
   },

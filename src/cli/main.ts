@@ -4,6 +4,7 @@ import { recordCommand } from './record';
 import { serveCommand } from './serve';
 import { replayCommand } from './replay';
 import { inspectCommand } from './inspect';
+import { uiCommand } from './ui';
 
 /** Entry point of the `kubetape` binary. Handlers hold no logic: parse → factory → exit code. */
 export async function main(argv: string[]): Promise<void> {
@@ -14,8 +15,9 @@ export async function main(argv: string[]): Promise<void> {
       .command(replayCommand)
       .command(serveCommand)
       .command(inspectCommand)
+      .command(uiCommand)
       .command('help [command]', 'Show the help of a command', () => undefined, (args) => main([String(args.command ?? ''), '--help'].filter(Boolean)))
-      .demandCommand(1, 'name a command: record, replay, serve or inspect')
+      .demandCommand(1, 'name a command: record, replay, serve, inspect or ui')
       .strict()
       // Unknown flags are reported once, by the name given (not also as their camelCase twin).
       .parserConfiguration({ 'camel-case-expansion': false })

@@ -1,7 +1,8 @@
 /** A running mode, as the CLI sees it: where it listens and how to stop it. */
 export interface RunningServer {
   url: string;
-  kubeconfigPath: string;
+  /** Printed as the second line when the mode writes one (the UI does not). */
+  kubeconfigPath?: string;
   close(): Promise<void>;
 }
 
@@ -22,6 +23,6 @@ export function runUntilSignal(server: RunningServer, banner: string): Promise<v
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
-  process.stdout.write(`${banner} ${server.url}\nkubeconfig ${server.kubeconfigPath}\n`);
+  process.stdout.write(`${banner} ${server.url}\n${server.kubeconfigPath ? `kubeconfig ${server.kubeconfigPath}\n` : ''}`);
   return stopped;
 }

@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+/**
+ * kubetape ui benchmarks (issue 18 targets), on a recording of 200,000 watch events plus 10,000
+ * exchanges: first paint of the timeline after the page is requested (Debian's headless chromium
+ * through playwright-core), the bytes of each API view, and the size of the HTML report.
+ *
+ *   npm run build && node bench/ui.js
+ *
+ * Prints a table; exits 1 when a target is missed. Needs /usr/bin/chromium.
+ */
+'use strict';
+const { mkdtempSync, rmSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+
+const dist = join(__dirname, '..', 'dist');
+const { openRecording } = require(join(dist, 'recording', 'open.js'));
+const { PackedWatchEvents } = require(join(dist, 'recording', 'writer', 'packed-watch-events.js'));
+const { startUi, writeReport } = require(join(dist, 'ui', 'index.js'));
+const { inspectRecording } = require(join(dist, 'inspect', 'index.js'));
+
+const TARGETS = { firstPaintMs: 1500, viewBytes: 1024 * 1024, reportBytes: 10 * 1024 * 1024 };
+const WATCHES = 100;
+const EVENTS = 200_000;
+const EXCHANGES = 10_000;
+const OBJECTS = 2_000;
+const SPAN_MS = 600_000;
+const CLIENTS = ['controller-manager/v1.26', 'kubectl/v1.32.4', 'my-operator/0.3', 'scheduler/v1.26', 'informer-test/1.0', 'client-go/v0.26', 'python/kubernetes', 'kubelet/v1.26'];
+
+function configMap(name, rv) {
+  return JSON.stringify({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name, namespace: 'bench', uid: `uid-${name}`, resourceVersion: String(rv) }, data: { k: `v${rv}` } });
+}
+
+/** 10,000 exchanges over ten minutes from eight clients (one in fifty a 410 or a 429), 100 of them watches sharing 200,000 events. */
+function writeRecording(path) {
+  const db = openRecording(path, { create: true });
+  const exchange = db.prepare(`INSERT INTO exchanges (started_at, method, url, verb, api_version, resource, namespace, request_headers, status, streamed, outcome, duration_ms, response_headers, response_body)
+                               VALUES (?, 'GET', ?, ?, 'v1', 'configmaps', 'bench', ?, ?, ?, 'complete', ?, '[["Content-Type","application/json"]]', ?)`);
+  const frame = db.prepare('INSERT INTO frames (exchange_id, seq, offset_ms, data) VALUES (?, ?, ?, ?)');
+  const watchObservations = db.prepare(`INSERT INTO watch_observations (first_id, count, exchange_id, seq, at_ms, api_group, api_version, resource, encoding, events)
+                                        VALUES (?, ?, ?, ?, ?, '', 'v1', 'configmaps', 'json', ?)`);
+  const watchRow = db.prepare(`INSERT INTO watches (exchange_id, at_ms, api_group, api_version, resource, namespace, start_rv, encoding, events, ended) VALUES (?, ?, '', 'v1', 'configmaps', 'bench', '1000', 'json', ?, 'complete')`);
+  const t0 = Date.parse('2026-11-21T00:00:00Z');
+  const headers = (i) => JSON.stringify([['User-Agent', CLIENTS[i % CLIENTS.length]]]);
+  db.transaction(() => {
+    const watchIds = [];
+    for (let i = 0; i < EXCHANGES; i++) {
+      const at = t0 + (i / EXCHANGES) * SPAN_MS;
+      if (i % (EXCHANGES / WATCHES) === 0) {
+        watchIds.push(Number(exchange.run(at, '/api/v1/namespaces/bench/configmaps?watch=true', 'watch', headers(i), 200, 1, SPAN_MS - (at - t0), null).lastInsertRowid));
+        continue;
+      }
+      const status = i % 50 === 1 ? 410 : i % 50 === 2 ? 429 : 200;
+      exchange.run(at, '/api/v1/namespaces/bench/configmaps?limit=500', 'list', headers(i), status, 0, 3, Buffer.from('{"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"1000"},"items":[]}'));
+    }
+    let nextId = 1;
+    let rv = 1000;
+    const perWatch = EVENTS / WATCHES;
+    watchIds.forEach((watchId, w) => {
+      const start = t0 + (w / WATCHES) * SPAN_MS;
+      let seq = 0;
+      for (let e = 0; e < perWatch; e += 20) {
+        const packed = new PackedWatchEvents();
+        const lines = [];
+        let offset = 0;
+        const offsetMs = ((e / perWatch) * (SPAN_MS - (start - t0)));
+        for (let k = 0; k < 20; k++) {
+          rv++;
+          const name = `cm-${(rv * 7) % OBJECTS}`;
+          const object = configMap(name, rv);
+          const prefix = '{"type":"MODIFIED","object":';
+          packed.add('MODIFIED', 'object', 'ConfigMap', 'bench', name, null, String(rv), offset + prefix.length, Buffer.byteLength(object));
+          const line = `${prefix}${object}}\n`;
+          lines.push(line);
+          offset += Buffer.byteLength(line);
+        }
+        frame.run(watchId, seq, offsetMs, Buffer.from(lines.join('')));
+        watchObservations.run(nextId, 20, watchId, seq, start + offsetMs, packed.take());
+        nextId += 20;
+        seq++;
+      }
+      watchRow.run(watchId, start, perWatch);
+    });
+  })();
+  db.close();
+}
+
+async function main() {
+  const { chromium } = require('playwright-core');
+  const dir = mkdtempSync(join(tmpdir(), 'kubetape-bench-ui-'));
+  const db = join(dir, 'ui.db');
+  const results = [];
+  let ui;
+  let browser;
+  try {
+    let t = Date.now();
+    writeRecording(db);
+    console.log(`recording: ${EVENTS} watch events, ${EXCHANGES} exchanges, written in ${Date.now() - t} ms`);
+    ui = await startUi({ db, listen: '127.0.0.1:0', summary: inspectRecording });
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] });
+    for (let round = 0; round < 3; round++) {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      t = Date.now();
+      await page.goto(ui.url);
+      await page.waitForSelector('#timeline[data-lanes]');
+      const ms = Date.now() - t;
+      const events = await page.$eval('#timeline', (el) => el.getAttribute('data-events'));
+      results.push([`first paint of the timeline (round ${round + 1}, ${events} events marked)`, `${ms} ms`, ms <= TARGETS.firstPaintMs]);
+      await page.close();
+    }
+    const mid = Date.parse('2026-11-21T00:05:00Z');
+    const views = ['/api/summary', '/api/facets', '/api/lanes?by=client&width=1400', '/api/lanes?by=resource&width=1400', '/api/exchanges?limit=500',
+      '/api/exchanges/1', '/api/objects?resource=configmaps', '/api/objects/configmaps/bench/cm-7', `/api/state?at=${mid}`];
+    for (const v of views) {
+      t = Date.now();
+      const res = await fetch(ui.url + v);
+      const bytes = (await res.arrayBuffer()).byteLength;
+      results.push([`GET ${v}`, `${(bytes / 1024).toFixed(0)} KiB in ${Date.now() - t} ms`, res.ok && bytes <= TARGETS.viewBytes]);
+    }
+    t = Date.now();
+    const bytes = writeReport(db, join(dir, 'report.html'), inspectRecording);
+    results.push(['inspect --html', `${(bytes / 1024 / 1024).toFixed(2)} MiB in ${Date.now() - t} ms`, bytes <= TARGETS.reportBytes]);
+  } finally {
+    await browser?.close();
+    await ui?.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  for (const [what, value, ok] of results) console.log(`${ok ? 'ok  ' : 'MISS'}  ${what.padEnd(70)} ${value}`);
+  if (results.some((r) => !r[2])) process.exit(1);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
