@@ -74,7 +74,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       controllers: args.controllers,
       crds: args.crds,
     });
-    await runUntilSignal(server, 'kubetape serve listening on');
+    await runUntilSignal(server, 'serve');
   },
 };
 
