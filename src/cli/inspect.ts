@@ -1,5 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { formatSummary, inspectRecording } from '../inspect';
+import { progressBar } from './progress-bar';
 
 interface InspectArgs {
   db: string;
@@ -15,7 +16,7 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
       .option('db', { type: 'string', demandOption: true, describe: 'recording file' })
       .option('json', { type: 'boolean', default: false, describe: 'print the summary as JSON' }),
   handler: (args) => {
-    const summary = inspectRecording(args.db);
+    const summary = inspectRecording(args.db, { onProgress: progressBar('reading the recording', 'queries') });
     process.stdout.write(args.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary));
   },
 };
