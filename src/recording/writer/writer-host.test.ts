@@ -83,3 +83,27 @@ test('after a burst larger than the WAL limit, the next commit once the checkpoi
   }
   expect(replies.filter((r) => r.k === 'fatal')).toEqual([]);
 });
+
+test('after a burst, a recorder that stays idle gets its -wal file emptied by the checkpointer', async () => {
+  const db = join(dir, 'idle.db');
+  prepareRecording(db, {});
+  const replies: WriterReply[] = [];
+  const host = new WriterHost({ db, keepSecrets: false }, (r) => replies.push(r));
+  const head = { id: 1, startedAt: Date.now(), method: 'GET', url: '/api/v1/namespaces/ns/configmaps?watch=1', requestHeaders: '[]', status: 200,
+    responseHeaders: JSON.stringify([['Content-Type', 'application/json']]), streamed: true, upgrade: false };
+  const event = (i: number) => `${JSON.stringify({ type: 'ADDED', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: `c${i}`, namespace: 'ns', resourceVersion: String(i) }, data: { x: 'y'.repeat(1000) } } })}\n`;
+  const burst = Buffer.from(Array.from({ length: 24_000 }, (_, i) => event(i + 1)).join(''));
+  const wal = () => statSync(`${db}-wal`).size;
+  try {
+    host.command({ k: 'batch', bytes: burst.length, batch: { msgs: [{ k: 'open', head, requestBody: null }, { k: 'chunk', id: 1, at: 1, data: { off: 0, len: burst.length } }], data: burst } });
+    host.command({ k: 'flush' });
+    expect(wal()).toBeGreaterThan(WAL_SIZE_LIMIT_BYTES);
+    const deadline = Date.now() + 10_000;
+    while (wal() > WAL_SIZE_LIMIT_BYTES && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(wal()).toBeLessThanOrEqual(WAL_SIZE_LIMIT_BYTES);
+    expect(statSync(db).size).toBeGreaterThanOrEqual(burst.length); // copied into the file first
+  } finally {
+    host.close();
+  }
+  expect(replies.filter((r) => r.k === 'fatal')).toEqual([]);
+});

@@ -25,7 +25,8 @@ function commitMs(env: string | undefined, fallback: number): number {
 const BACKSTOP_CHECKPOINT_PAGES = 4096;
 /**
  * The -wal file is cut back to this size whenever the writer starts it over (after a checkpoint
- * that copied all of it): a burst grows it past this, the next quiet moment shrinks it.
+ * that copied all of it), and emptied by the checkpointer once the writer has been idle a while:
+ * a burst grows it past this, the next commit or quiet second shrinks it.
  */
 export const WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
 /** How long closing waits for the checkpointer to let go of the file. */
@@ -39,7 +40,7 @@ class Checkpointer {
   private done = false;
 
   constructor(db: string) {
-    this.worker = spawnRecordingWorker('writer-checkpointer', { db, shared: this.shared });
+    this.worker = spawnRecordingWorker('writer-checkpointer', { db, shared: this.shared, walLimitBytes: WAL_SIZE_LIMIT_BYTES });
     this.worker.unref();
     // Gone early (it could not open the file): checkpoints are left to the writer, and stop() does not wait.
     this.worker.on('error', () => Atomics.store(this.shared, 0, 1));
