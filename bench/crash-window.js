@@ -11,8 +11,10 @@
  * counts them; after SECONDS it is killed with SIGKILL, the client reads what was still in the
  * sockets, and the file is opened (WAL recovered) to count the events in it. Loss = events the
  * client received that the file lacks; the window = loss / the stream's rate. The -wal file's
- * largest size is sampled every 20 ms. Prints one row per interval: events/s, loss window
- * (min / median / max ms), events lost, largest WAL.
+ * largest size is sampled every 20 ms. Then, once per interval, the same stream is stopped by the
+ * client instead, and the -wal file's size is read 2 s later (the recorder idle), before the kill.
+ * Prints one row per interval: events/s, loss window (min / median / max ms), events lost,
+ * largest WAL, WAL 2 s after the stream.
  */
 const { spawn } = require('node:child_process');
 const { statSync } = require('node:fs');
@@ -84,6 +86,23 @@ async function round(upstream, commitMs, i) {
   return { rate, lost, windowMs: (lost / rate) * 1000, wal };
 }
 
+/** The stream for SECONDS, then the client hangs up; the -wal file's size after 2 s of quiet. */
+async function settledWal(upstream, commitMs) {
+  const db = freshDb(`crash-window-${commitMs}-settle.db`);
+  const rec = await recorder(upstream, db, commitMs);
+  const req = http.get(`${rec.url}/api/v1/namespaces/fh/configmaps?watch=1&events=50000000&size=${SIZE}`, (res) => {
+    res.on('data', () => undefined);
+    res.on('error', () => undefined);
+  });
+  req.on('error', () => undefined);
+  await new Promise((r) => setTimeout(r, SECONDS * 1000));
+  req.destroy();
+  await new Promise((r) => setTimeout(r, 2000));
+  const wal = walBytes(db);
+  await stop(rec.child, 'SIGKILL');
+  return wal;
+}
+
 (async () => {
   const up = await start(process.execPath, [join(__dirname, 'record-upstream.js')]);
   const upstream = `http://127.0.0.1:${up.port}`;
@@ -91,6 +110,8 @@ async function round(upstream, commitMs, i) {
   try {
     const results = new Map(COMMIT_MS.map((ms) => [ms, []]));
     for (let i = 0; i < ROUNDS; i++) for (const ms of COMMIT_MS) results.get(ms).push(await round(upstream, ms, i));
+    const settled = new Map();
+    for (const ms of COMMIT_MS) settled.set(ms, await settledWal(upstream, ms));
     for (const [ms, rs] of results) {
       const w = rs.map((r) => r.windowMs).sort((a, b) => a - b);
       rows.push({
@@ -99,6 +120,7 @@ async function round(upstream, commitMs, i) {
         'loss window ms (min/median/max)': `${w[0].toFixed(0)} / ${w[Math.floor(w.length / 2)].toFixed(0)} / ${w.at(-1).toFixed(0)}`,
         'events lost (max)': Math.max(...rs.map((r) => r.lost)),
         'largest WAL MB': (Math.max(...rs.map((r) => r.wal)) / 2 ** 20).toFixed(1),
+        'WAL 2 s after MB': (settled.get(ms) / 2 ** 20).toFixed(1),
       });
     }
     console.table(rows);

@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { formatSummary, inspectRecording } from '../inspect';
 import { writeReport } from '../ui';
+import { progressBar } from './progress-bar';
 
 interface InspectArgs {
   db: string;
@@ -23,7 +24,7 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
       process.stdout.write(`${args.html}: ${bytes} bytes\n`);
       return;
     }
-    const summary = inspectRecording(args.db);
+    const summary = inspectRecording(args.db, { onProgress: progressBar('reading the recording', 'queries') });
     process.stdout.write(args.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary));
   },
 };

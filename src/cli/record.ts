@@ -53,6 +53,6 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
       logger: createLogger({ level: args['log-level'] }),
       checkUpstream: true,
     });
-    await runUntilSignal(server, 'kubetape record listening on');
+    await runUntilSignal(server, 'record');
   },
 };

@@ -60,7 +60,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       faults: args.faults,
       logger: createLogger({ level: args['log-level'] }),
     });
-    const closing = runUntilSignal({ url: server.url, kubeconfigPath: server.kubeconfigPath, close: async () => void (await server.close()) }, 'kubetape replay listening on');
+    const closing = runUntilSignal({ url: server.url, kubeconfigPath: server.kubeconfigPath, close: async () => void (await server.close()) }, 'replay');
     await closing;
     process.stdout.write(`${summaryLine(server.summary())}\n`);
   },

@@ -6,6 +6,7 @@ import { parseDuration } from '../serve/duration';
 import { UsageError } from '../errors/usage-error';
 import { LOG_LEVELS } from './record';
 import { numberArg } from './number-arg';
+import { progressBar } from './progress-bar';
 import { runUntilSignal } from './run-server';
 
 interface ServeArgs {
@@ -73,8 +74,9 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       seed: args.seed,
       controllers: args.controllers,
       crds: args.crds,
+      onProgress: args.db === undefined ? undefined : progressBar('rebuilding the store', 'observations'),
     });
-    await runUntilSignal(server, 'kubetape serve listening on');
+    await runUntilSignal(server, 'serve');
   },
 };
 

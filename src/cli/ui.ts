@@ -26,7 +26,7 @@ export const uiCommand: CommandModule<object, UiArgs> = {
   handler: async (args) => {
     const server = await startUi({ db: args.db, listen: args.listen, logger: createLogger({ level: args['log-level'] }), summary: inspectRecording });
     if (args.open) openBrowser(server.url);
-    await runUntilSignal(server, 'kubetape ui listening on');
+    await runUntilSignal(server, 'ui');
   },
 };
 

@@ -6,10 +6,11 @@ export type { RecordingSummary, WatchSummary, DecodeErrorSummary, PartialObjects
 export { formatSummary } from './format';
 
 /** Summarises a recording (read-only). Throws RecordingFormatError for a file that is not one, or is damaged. */
-export function inspectRecording(path: string): RecordingSummary {
+/** `onProgress` hears how far the summary got: queries done, of how many. */
+export function inspectRecording(path: string, options: { onProgress?: (done: number, total: number) => void } = {}): RecordingSummary {
   const db = openRecording(path, { readonly: true });
   try {
-    return readingRecording(path, () => summarize(db, path));
+    return readingRecording(path, () => summarize(db, path, options.onProgress));
   } finally {
     db.close();
   }

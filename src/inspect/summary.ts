@@ -1,6 +1,6 @@
 import type { Db } from '../recording/open';
 import { partialObjects, type PartialObjectsSummary } from '../recording/reader/partial-objects';
-import { recordingCounts, type DecodeErrorSummary, type WatchSummary } from '../recording/reader/recording-counts';
+import { RECORDING_COUNT_QUERIES, recordingCounts, type DecodeErrorSummary, type WatchSummary } from '../recording/reader/recording-counts';
 
 export type { DecodeErrorSummary, WatchSummary, PartialObjectsSummary };
 
@@ -28,8 +28,13 @@ export interface RecordingSummary {
   resourceVersionRange: { min: string; max: string } | null;
 }
 
-export function summarize(db: Db, file: string): RecordingSummary {
-  const c = recordingCounts(db);
+/** `onProgress`: queries done, of how many. */
+export function summarize(db: Db, file: string, onProgress?: (done: number, total: number) => void): RecordingSummary {
+  const total = RECORDING_COUNT_QUERIES + 1;
+  let done = 0;
+  const c = recordingCounts(db, () => onProgress?.(++done, total));
+  const partial = partialObjects(db);
+  onProgress?.(++done, total);
   return {
     file,
     meta: c.meta,
@@ -47,7 +52,7 @@ export function summarize(db: Db, file: string): RecordingSummary {
     frames: c.frames,
     observations: c.observations,
     objectsByResource: c.objectsByResource,
-    partialObjects: partialObjects(db),
+    partialObjects: partial,
     decodeErrors: c.decodeErrors,
     resourceVersionRange: c.rvMin === null || c.rvMax === null ? null : { min: String(c.rvMin), max: String(c.rvMax) },
   };

@@ -54,7 +54,8 @@ interface WatchBurst {
 /** Legacy synthetic ADDEDs arrive right after the response head; later ADDEDs are real changes. */
 const SYNTHETIC_WINDOW_MS = 1000;
 
-export function collect(db: Db, scopes: RecordingScopes, loader: RawLoader): Map<string, ResourceHistory> {
+/** `onProgress`: observations scanned so far, of how many (see scanObservations). */
+export function collect(db: Db, scopes: RecordingScopes, loader: RawLoader, onProgress?: (done: number, total: number) => void): Map<string, ResourceHistory> {
   const resources = new Map<string, ResourceHistory>();
   const resourceFor = (group: string, version: string, name: string): ResourceHistory => {
     const id = resourceId(group, version, name);
@@ -123,7 +124,7 @@ export function collect(db: Db, scopes: RecordingScopes, loader: RawLoader): Map
     history.add(new RecordedRevision(rev, key, value, deleted, atMs, 'observed', uid));
   };
 
-  scanObservations(db, loader, observe);
+  scanObservations(db, loader, observe, onProgress);
 
   for (const res of resources.values()) for (const [key, h] of res.keys) if (h.revisions.length === 0) res.keys.delete(key);
   describeResources(db, resources);

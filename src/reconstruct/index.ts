@@ -29,10 +29,15 @@ export { TimelineCursor } from './timeline-cursor';
 export type { Reconstruction } from './reconstruction';
 export { TypePrefix, setJsonResourceVersion } from './json-meta';
 
-export function reconstruct(db: Db): Reconstruction {
+export interface ReconstructOptions {
+  /** Hears how far the scan of the object log got: observations done, of how many (after each chunk). */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export function reconstruct(db: Db, options: ReconstructOptions = {}): Reconstruction {
   const scopes = readScopes(db);
   const loader = new RawLoader(db);
-  const histories = collect(db, scopes, loader);
+  const histories = collect(db, scopes, loader, options.onProgress);
   const watchStarts = new Map<string, number[]>();
   for (const w of scopes.watches.values()) {
     if (w.startRv !== undefined) watchStarts.set(w.resource, [...(watchStarts.get(w.resource) ?? []), w.startRv]);
@@ -41,6 +46,7 @@ export function reconstruct(db: Db): Reconstruction {
   const entries: Array<{ resource: string; revisions: RecordedRevision[] }> = [];
   const lastRevisions = new Map<string, RecordedRevision[]>();
   const progress: Array<[number, number]> = [];
+  const listedWhole = new Map<string, Set<string>>();
   let startRevision = 0;
   for (const [id, res] of histories) {
     inferDeletions(res);
@@ -58,10 +64,12 @@ export function reconstruct(db: Db): Reconstruction {
     }
     lastRevisions.set(id, lasts);
     progress.push(...res.progress);
+    const whole = res.snapshots.filter((s) => !s.filtered).map((s) => s.prefix);
+    if (whole.length > 0) listedWhole.set(id, new Set(whole));
   }
   const timeline = new Timeline(entries, progress);
   const namespaces = new Set([...scopes.pages.values(), ...scopes.watches.values()].map((s) => s.namespace).filter(Boolean));
-  return { loader, resources, timeline, startRevision, endRevision: Math.max(timeline.endRevision, startRevision), lastRevisions, namespaces };
+  return { loader, resources, timeline, startRevision, endRevision: Math.max(timeline.endRevision, startRevision), lastRevisions, namespaces, listedWhole };
 }
 
 /** Counts a key whose recorded states are all partial (Table rows or PartialObjectMetadata), by the form of its last state. */

@@ -18,4 +18,9 @@ export interface Reconstruction {
   lastRevisions: Map<string, RecordedRevision[]>;
   /** Namespaces the recorded lists and watches were scoped to. */
   namespaces: Set<string>;
+  /**
+   * The scopes whose whole state the recording holds at some revision (a complete unfiltered list,
+   * or the initial events of an unfiltered watch), by resource id: `''` for all namespaces, `ns/` for one.
+   */
+  listedWhole: Map<string, Set<string>>;
 }

@@ -32,7 +32,8 @@ import { storedObjects } from './stored-objects';
 import { partialResources } from './partial-warning';
 import { sendStatusBody } from './response-body';
 import { builtinPatchers, type WriteDeps } from './writes';
-import { parseControllers, startControllers, type RunningControllers } from './controllers';
+import { clusterCaPem, parseControllers, startControllers, type RunningControllers } from './controllers';
+import { seedNamespaceDefaults, type SeededDefaults } from './namespace-defaults-seed';
 import { kubeconfigNamespace } from './kubeconfig-namespace';
 import { mulberry32 } from '../faults/random';
 import { CrdController } from './crds/crd-controller';
@@ -105,15 +106,20 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
       const db = empty ? openRecording(':memory:', { create: true }) : openRecording(options.db!, { readonly: true });
       const builtin = builtinApi();
       let seeded: SeededNamespaces | undefined;
+      let defaults: SeededDefaults | undefined;
+      const caPem = controllerNames.has('root-ca') ? clusterCaPem(store.clock.now()) : undefined;
       const started = Date.now();
       let rebuilt;
       let discovery: Discovery;
       let resources: ServedResources;
       let cursor: TimelineCursor;
       try {
-        rebuilt = reconstruct(db);
+        rebuilt = reconstruct(db, { onProgress: options.onProgress });
         if (empty) seedEmptyCluster(rebuilt, store.clock.now());
-        else seeded = seedRecordedNamespaces(rebuilt, store.clock.now());
+        else {
+          seeded = seedRecordedNamespaces(rebuilt, store.clock.now());
+          defaults = seedNamespaceDefaults(rebuilt, { serviceAccounts: controllerNames.has('serviceaccount'), caPem }, store.clock.now());
+        }
         cursor = new TimelineCursor(rebuilt, store);
         resources = new ServedResources(rebuilt, store);
         resources.addEmpty(ALWAYS_SERVED, store, rebuilt.startRevision);
@@ -131,6 +137,9 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
       }
       log.info({ resources: rebuilt.resources.size, revisions: rebuilt.timeline.length, head: store.head, ms: Date.now() - started }, empty ? 'empty cluster' : 'store rebuilt');
       if (seeded) log.info(seeded, 'namespaces (synthesised: shown by the recording without their object)');
+      if (defaults && defaults.serviceAccounts.length + defaults.rootCaConfigMaps.length > 0) {
+        log.info(defaults, "synthesised the default ServiceAccount and kube-root-ca.crt ConfigMap in these namespaces (not in the recording, nor ruled out by a complete recorded list)");
+      }
       for (const p of partialResources(rebuilt.resources.values())) {
         const seen = [p.tableRows ? `${p.tableRows} as Table rows` : '', p.metadata ? `${p.metadata} as PartialObjectMetadata` : ''].filter(Boolean).join(', ');
         log.warn(p, `${p.resource}: objects known only by their metadata (${seen}); full-object answers lack their other fields (record with --complete)`);
@@ -182,7 +191,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
         now,
         patchers: options.patchers ?? builtinPatchers(),
       };
-      controllers = await startControllers(controllerNames, { store, writes, log, emptyCluster: empty });
+      controllers = await startControllers(controllerNames, { store, writes, log, emptyCluster: empty, caPem });
       if (controllers.names.length > 0) log.info({ controllers: controllers.names, head: store.head }, 'controllers started');
       return {
         request: createDispatcher({

@@ -44,6 +44,8 @@ export interface ServeOptions extends ServerOptions {
    * a comma-separated string, or `none`; default all of them.
    */
   controllers?: string | readonly string[];
+  /** Hears how far rebuilding the store from the recording got: observations read, of how many. */
+  onProgress?: (done: number, total: number) => void;
   /** Fault rules: a rules file (YAML/JSON), rule data, or a FaultInjector; also managed at /_kubetape/faults. */
   faults?: FaultsOption;
 }

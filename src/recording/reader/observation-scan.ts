@@ -20,9 +20,15 @@ export type ObservationVisitor = (id: number, exchangeId: number, atMs: number, 
  * Calls `visit` for every observation, in id order. Observation rows come from SQLite a chunk of
  * ids at a time, as a few JSON arrays (one string per column); the watch frames (schema 3) whose
  * first id is in the chunk are unpacked here (faster than in SQL). `objects` reads a bookmark's
- * bytes, the only object bytes the scan needs.
+ * bytes, the only object bytes the scan needs. `onProgress` hears, after each chunk, how many ids
+ * of the range are done.
  */
-export function scanObservations(db: Db, objects: { load(id: number): string | Buffer | undefined }, visit: ObservationVisitor): void {
+export function scanObservations(
+  db: Db,
+  objects: { load(id: number): string | Buffer | undefined },
+  visit: ObservationVisitor,
+  onProgress?: (done: number, total: number) => void,
+): void {
   const packed = hasWatchObservations(db);
   const rowChunk = db.prepare(`SELECT json_group_array(id), json_group_array(exchange_id), json_group_array(at_ms), json_group_array(flags),
                                       json_group_array(k), json_group_array(u), json_group_array(r)
@@ -54,5 +60,6 @@ export function scanObservations(db: Db, objects: { load(id: number): string | B
       });
     }
     rowsUntil(Infinity);
+    onProgress?.(Math.min(hi, maxId) - minId! + 1, maxId - minId! + 1);
   }
 }

@@ -23,6 +23,12 @@ function commitMs(env: string | undefined, fallback: number): number {
 
 /** The writer checkpoints by itself only when the WAL holds this many pages (64 MiB at 16 KiB). */
 const BACKSTOP_CHECKPOINT_PAGES = 4096;
+/**
+ * The -wal file is cut back to this size whenever the writer starts it over (after a checkpoint
+ * that copied all of it), and emptied by the checkpointer once the writer has been idle a while:
+ * a burst grows it past this, the next commit or quiet second shrinks it.
+ */
+export const WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
 /** How long closing waits for the checkpointer to let go of the file. */
 const CHECKPOINTER_STOP_MS = 5000;
 
@@ -34,7 +40,7 @@ class Checkpointer {
   private done = false;
 
   constructor(db: string) {
-    this.worker = spawnRecordingWorker('writer-checkpointer', { db, shared: this.shared });
+    this.worker = spawnRecordingWorker('writer-checkpointer', { db, shared: this.shared, walLimitBytes: WAL_SIZE_LIMIT_BYTES });
     this.worker.unref();
     // Gone early (it could not open the file): checkpoints are left to the writer, and stop() does not wait.
     this.worker.on('error', () => Atomics.store(this.shared, 0, 1));
@@ -71,6 +77,7 @@ export class WriterHost {
 
   constructor(init: WriterInit, private readonly reply: (reply: WriterReply) => void) {
     const db = openRecording(init.db, { create: true });
+    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     this.checkpointer = init.db === ':memory:' ? null : new Checkpointer(init.db);
     // The checkpointer thread copies the WAL into the file; the writer does it only as a backstop.
     if (this.checkpointer) db.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);

@@ -3,6 +3,7 @@
  * kube-controller-manager a real cluster runs (`--controllers`, all on by default). Each writes
  * through the write pipeline as an internal client; a registry maps names to factories.
  */
+import { randomInt } from 'node:crypto';
 import type { Logger } from '../../log/logger';
 import type { StoredObject } from '../../reconstruct';
 import type { Store } from '../../store/store';
@@ -38,6 +39,13 @@ export interface ControllersDeps {
   log: Logger;
   /** serve started without a recording (see ControllerContext.ownsStartState). */
   emptyCluster: boolean;
+  /** The CA root-ca publishes (default: one made here, self-signed). */
+  caPem?: string;
+}
+
+/** The cluster's CA when serve serves plain HTTP: self-signed (its key is random, and so is its serial). */
+export function clusterCaPem(now: number): string {
+  return selfSignedCaPem(now, randomInt(1, 0x7fffffff));
 }
 
 /** Starts the named controllers (in the registry's order) and waits for the work the state at start asks for. */
@@ -49,7 +57,7 @@ export async function startControllers(names: ReadonlySet<ControllerName>, deps:
     resources: () => deps.writes.resources.all(),
     log: deps.log.child({ component: 'controllers' }),
     ownsStartState: deps.emptyCluster,
-    caPem: chosen.includes('root-ca') ? selfSignedCaPem(deps.writes.now(), 1 + Math.floor(deps.writes.random() * 0x7ffffffe)) : '',
+    caPem: chosen.includes('root-ca') ? (deps.caPem ?? clusterCaPem(deps.writes.now())) : '',
   };
   const running = chosen.map((n) => REGISTRY[n](ctx));
   for (const c of running) c.start();

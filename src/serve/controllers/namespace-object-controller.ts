@@ -1,7 +1,8 @@
 /**
  * The shape of the serviceaccounts controller and the root-ca-cert-publisher of
  * kube-controller-manager: one object of a given name in every active namespace, created when
- * a namespace is created through serve (and, in the empty cluster, for the namespaces at start),
+ * a namespace is created through serve (and, in the empty cluster, for the namespaces at start;
+ * for a recording, namespace-defaults-seed.ts adds what the controllers had made before it started),
  * and again whenever a client deletes it. An object already there is left as it is; recorded
  * namespaces and recorded changes are left as recorded (a recording of a real cluster holds
  * these objects where that cluster had them).
