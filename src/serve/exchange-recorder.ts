@@ -34,6 +34,7 @@ export function checkOutPath(out: string): void {
 export class ExchangeRecorder {
   private open = 0;
   private drained: (() => void) | undefined;
+  private readonly taps = new WeakMap<IncomingMessage, ExchangeTap>();
 
   private constructor(private readonly queue: RecordingQueue, private readonly out: string) {}
 
@@ -60,6 +61,14 @@ export class ExchangeRecorder {
     };
   }
 
+  /** Fault rules acted on this request: the exchange is marked `injected`, and a reset recorded as one. */
+  applied(req: IncomingMessage, injected: string, reset: boolean): void {
+    const tap = this.taps.get(req);
+    if (!tap) return;
+    tap.markInjected(injected);
+    if (reset) tap.fail('reset', `reset by fault rule ${injected}`);
+  }
+
   /** Commits everything recorded so far. */
   flush(): Promise<WriterStats> {
     return this.queue.flush();
@@ -79,6 +88,7 @@ export class ExchangeRecorder {
 
   private tap(req: IncomingMessage, res: ServerResponse): void {
     const tap = new ExchangeTap(this.queue, req);
+    this.taps.set(req, tap);
     teeRequestBody(req, tap);
     let streamed = false;
     const writeHead = res.writeHead as (...args: unknown[]) => ServerResponse;

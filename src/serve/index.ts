@@ -177,7 +177,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
       mountServeAdmin(admin, { status, advance: (r) => clock.advance(r), compact });
       const hooks = serveFaultHooks(
         faults,
-        { head: () => store.head, revisionAgo: (ms) => store.revisionOlderThan(ms), compact: () => compact(), sendStatus: (req, res, err) => sendStatusBody(req, res, err) },
+        { head: () => store.head, revisionAgo: (ms) => store.revisionOlderThan(ms), compact: () => compact(), sendStatus: (req, res, err) => sendStatusBody(req, res, err), applied: (req, injected, reset) => recorder?.applied(req, injected, reset) },
         options.hooks,
       );
       const writes: WriteDeps = {
