@@ -96,7 +96,7 @@ export class ExchangeRecorder {
     res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
       const sent = writeHead.apply(this, args);
       const raw = rawHeadersOf(this);
-      streamed = isStreamedResponse(requestInfo(req.method ?? 'GET', req.url ?? '/'), this.statusCode, headerMap(raw));
+      streamed = isStreamed(req, this.statusCode, headerMap(raw));
       tap.response(this.statusCode, raw, { streamed });
       return sent;
     } as ServerResponse['writeHead'];
@@ -156,6 +156,12 @@ function rawHeadersOf(res: ServerResponse): string[] {
     for (const v of Array.isArray(value) ? value : [value]) raw.push(name, String(v));
   }
   return raw;
+}
+
+/** Whether the body is recorded as frames; a body of known length that is no watch is not (the request is parsed only otherwise). */
+function isStreamed(req: IncomingMessage, status: number, headers: IncomingHttpHeaders): boolean {
+  if (headers['content-length'] !== undefined && !(req.url ?? '').includes('watch')) return false;
+  return isStreamedResponse(requestInfo(req.method ?? 'GET', req.url ?? '/'), status, headers);
 }
 
 function headerMap(raw: readonly string[]): IncomingHttpHeaders {
