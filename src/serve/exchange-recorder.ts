@@ -35,6 +35,7 @@ export class ExchangeRecorder {
   private open = 0;
   private drained: (() => void) | undefined;
   private readonly taps = new WeakMap<IncomingMessage, ExchangeTap>();
+  private stopping = false;
 
   private constructor(private readonly queue: RecordingQueue, private readonly out: string) {}
 
@@ -72,6 +73,11 @@ export class ExchangeRecorder {
   /** Commits everything recorded so far. */
   flush(): Promise<WriterStats> {
     return this.queue.flush();
+  }
+
+  /** Serve is shutting down: the exchanges still open (watches) end as aborted by it. */
+  stop(): void {
+    this.stopping = true;
   }
 
   /** Once the server has stopped listening: waits for the open exchanges to record their end, then commits and closes the file. */
@@ -122,7 +128,7 @@ export class ExchangeRecorder {
     this.open++;
     res.once('close', () => {
       if (res.writableFinished) tap.finish('complete');
-      else tap.finish('aborted', 'the connection closed before the response was complete');
+      else tap.finish('aborted', this.stopping ? 'serve shut down' : 'the connection closed before the response was complete');
       if (--this.open === 0) this.drained?.();
     });
   }

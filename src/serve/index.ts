@@ -211,6 +211,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
         async close(stopListening) {
           controllers?.stop();
           clock.stop();
+          recorder?.stop();
           await stopListening();
           db.close();
           if (recorder) log.info({ out: options.out, ...(await recorder.close()) }, 'recording closed');

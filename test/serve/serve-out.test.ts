@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { serve, type ServeServer } from '../../src/serve';
 import { replay } from '../../src/replay';
-import { collectWatch, json, request } from '../support/http-client';
+import { collectWatch, json, request, watch } from '../support/http-client';
 import { cli, kubectl, rows, tempDir } from '../record/support';
 
 const tmp = tempDir('kubetape-serve-out-');
@@ -134,12 +134,16 @@ test('serve --db F rebuilds the end state: the written objects with their resour
   }
 });
 
-test('--keep-secrets keeps them; an existing --out file is refused with one line and exit code 2', async () => {
+test('--keep-secrets keeps them; a watch open at close ends as serve shut down; an existing --out file is refused with one line and exit code 2', async () => {
   const kept = tmp.path('kept.db');
   const s = await serve({ out: kept, keepSecrets: true, controllers: 'none' });
   await request(s.url, `${API}/secrets`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ metadata: { name: 'k' }, stringData: { token: PASSWORD } }) });
+  const open = watch(`${s.url}${API}/secrets?watch=1&resourceVersion=0`);
+  await open.waitFor(1); // the synthetic ADDED of k
   await s.close();
   expect(readFileSync(kept).includes(PASSWORD)).toBe(true);
+  expect(rows(kept, "SELECT outcome, error FROM exchanges WHERE verb = 'watch'")).toEqual([{ outcome: 'aborted', error: 'serve shut down' }]);
+  open.close();
 
   const existing = tmp.path('existing.db');
   writeFileSync(existing, 'keep me');
