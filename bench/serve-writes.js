@@ -5,7 +5,7 @@
  *
  *   npm run build && node bench/serve-writes.js [--clients 3] [--in-flight 8] [--ops 10000]
  *     [--rounds 3] [--watchers 100] [--watch-writes 500] [--memory-objects 100000]
- *     [--pin] [--prof DIR] [--skip-ceiling] [--skip-watch] [--skip-memory]
+ *     [--pin] [--prof DIR] [--out-dir DIR] [--skip-ceiling] [--skip-watch] [--skip-memory]
  *
  * - creates / updates / deletes: `--clients` load processes (bench/write-load.js), each keeping
  *   `--in-flight` requests outstanding on keep-alive sockets, share `--ops` requests per phase:
@@ -32,7 +32,8 @@
  *
  * `--pin` runs the server on CPU 0 and the load processes on CPU 1 (taskset); without it they
  * share both cores of this VM. `--prof DIR` runs the kubetape server under `node --cpu-prof`
- * (a .cpuprofile per server process in DIR, written when it stops).
+ * (a .cpuprofile per server process in DIR, written when it stops). `--out-dir DIR` runs each
+ * kubetape server with `--out DIR/serve-out-N.db` (every exchange recorded; DIR must not hold them).
  */
 'use strict';
 const { fork, spawn } = require('node:child_process');
@@ -52,6 +53,8 @@ const watchWrites = Number(opt('watch-writes', 500));
 const memoryObjects = Number(opt('memory-objects', 100000));
 const pin = flag('pin');
 const profDir = opt('prof');
+const outDir = opt('out-dir');
+let outFiles = 0;
 /** The filler that makes a created ConfigMap ~1 KiB as kubetape serves it (metadata included). */
 const DATA_BYTES = 760;
 
@@ -62,7 +65,8 @@ const pinned = (cpu, argv) => (pin ? ['taskset', ['-c', String(cpu), ...argv]] :
 function startKubetape() {
   const node = [process.execPath];
   if (profDir) node.push('--cpu-prof', '--cpu-prof-dir', resolve(profDir));
-  const [cmd, argv] = pinned(0, [...node, bin, 'serve', '--listen', '127.0.0.1:0', '--log-level', 'silent']);
+  const out = outDir ? ['--out', join(resolve(outDir), `serve-out-${process.pid}-${++outFiles}.db`)] : [];
+  const [cmd, argv] = pinned(0, [...node, bin, 'serve', '--listen', '127.0.0.1:0', '--log-level', 'silent', ...out]);
   return start(cmd, argv, { ready: /listening on http:\/\/127\.0\.0\.1:(\d+)/ }).then(({ child, port }) => ({
     child,
     url: `http://127.0.0.1:${port}`,

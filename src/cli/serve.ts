@@ -24,6 +24,8 @@ interface ServeArgs {
   seed?: number;
   controllers?: string[];
   crds?: string[];
+  out?: string;
+  'keep-secrets': boolean;
 }
 
 /** `kubetape serve`: an API server whose store is rebuilt from a recording (without one: an empty v1.26 cluster). */
@@ -52,12 +54,15 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         coerce: (values: string[]) => values.flatMap((v) => String(v).split(',')).filter((v) => v !== ''),
         describe: `in-process controllers to run, comma-separated: ${CONTROLLER_NAMES.join(', ')} (default: all), or ${NO_CONTROLLERS}`,
       })
-      .option('crds', { type: 'string', array: true, describe: 'CustomResourceDefinition file or folder (YAML/JSON, multi-document) to install at start; repeatable' }),
+      .option('crds', { type: 'string', array: true, describe: 'CustomResourceDefinition file or folder (YAML/JSON, multi-document) to install at start; repeatable' })
+      .option('out', { type: 'string', describe: 'record every exchange served, writes included, into this new recording file (as record writes it)' })
+      .option('keep-secrets', { type: 'boolean', default: false, describe: 'with --out: keep Secret data/stringData (redacted by default)' }),
   handler: async (args) => {
     if (args.seed !== undefined && !Number.isSafeInteger(args.seed)) throw new UsageError(`--seed must be an integer, got ${args.seed}`);
     const keep = args['keep-revisions'];
     if (keep !== undefined && (!Number.isInteger(keep) || keep < 0)) throw new UsageError(`--keep-revisions must be a non-negative integer, got ${keep}`);
     const speed = args.speed === undefined ? undefined : numberArg('--speed', args.speed, 'a positive number (2 = twice as fast as recorded)', (n) => n > 0);
+    if (args['keep-secrets'] && args.out === undefined) throw new UsageError('--keep-secrets applies to --out only');
     if (speed !== undefined && args.clock !== 'realtime') throw new UsageError(`--speed applies to --clock realtime only (the clock is ${args.clock})`);
     const server = await serve({
       db: args.db,
@@ -75,6 +80,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       controllers: args.controllers,
       crds: args.crds,
       onProgress: args.db === undefined ? undefined : progressBar('rebuilding the store', 'observations'),
+      out: args.out,
+      keepSecrets: args['keep-secrets'],
     });
     await runUntilSignal(server, 'serve');
   },

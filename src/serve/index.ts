@@ -40,6 +40,7 @@ import { CrdController } from './crds/crd-controller';
 import { installCrds, type CrdInstallDeps } from './crds/crd-installer';
 import { CustomResources } from './crds/custom-resources';
 import { randomInt } from 'node:crypto';
+import { checkOutPath, ExchangeRecorder } from './exchange-recorder';
 
 export { CLOCK_MODES } from './options';
 export { CONTROLLER_NAMES, NO_CONTROLLERS, type ControllerName } from './controllers';
@@ -71,6 +72,8 @@ export interface ServeServer {
    * as `--crds` does at start; resolves with their names once every one is Established.
    */
   crds(paths: string | readonly string[]): Promise<string[]>;
+  /** With `out`: commits every exchange recorded so far (the writer also commits on its own every ~50 ms). */
+  flush(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -85,12 +88,14 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
     throw new UsageError(`--bookmark-interval must be longer than 0, got ${options.bookmarkIntervalMs / 1000}s`);
   }
   const controllerNames = parseControllers(options.controllers);
+  if (options.out !== undefined) checkOutPath(options.out);
   const store = new Store<StoredObject>({ clock: options.storeClock ?? systemClock, watchCacheSize: options.watchCacheSize });
   let clock!: ClockDriver;
   let status!: () => ServeStatus;
   let controllers: RunningControllers | undefined;
   let objects!: ServeServer['objects'];
   let crdDeps!: CrdInstallDeps;
+  let recorder: ExchangeRecorder | undefined;
   const compact = (rev?: number) => clock.compact(rev);
   const server = await startModeServer({
     listen: options.listen,
@@ -181,7 +186,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
       mountServeAdmin(admin, { status, advance: (r) => clock.advance(r), compact });
       const hooks = serveFaultHooks(
         faults,
-        { head: () => store.head, revisionAgo: (ms) => store.revisionOlderThan(ms), compact: () => compact(), sendStatus: (req, res, err) => sendStatusBody(req, res, err) },
+        { head: () => store.head, revisionAgo: (ms) => store.revisionOlderThan(ms), compact: () => compact(), sendStatus: (req, res, err) => sendStatusBody(req, res, err), applied: (req, injected, reset) => recorder?.applied(req, injected, reset) },
         options.hooks,
       );
       const writes: WriteDeps = {
@@ -193,8 +198,11 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
       };
       controllers = await startControllers(controllerNames, { store, writes, log, emptyCluster: empty, caPem });
       if (controllers.names.length > 0) log.info({ controllers: controllers.names, head: store.head }, 'controllers started');
-      return {
-        request: createDispatcher({
+      if (options.out !== undefined) {
+        recorder = await ExchangeRecorder.start({ out: options.out, keepSecrets: Boolean(options.keepSecrets), log, source: `kubetape serve ${empty ? '(empty cluster)' : options.db}` });
+        log.info({ out: options.out }, 'recording the exchanges served');
+      }
+      const dispatcher = createDispatcher({
           store,
           resources,
           discovery,
@@ -205,18 +213,26 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
           bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
           watchTimeoutMs: options.watchTimeoutMs ?? 1800_000,
           writes,
-        }),
+        });
+      return {
+        request: recorder ? recorder.wrap(dispatcher) : dispatcher,
         namespace,
         async close(stopListening) {
           controllers?.stop();
           clock.stop();
+          recorder?.stop();
           await stopListening();
           db.close();
+          if (recorder) log.info({ out: options.out, ...(await recorder.close()) }, 'recording closed');
         },
       };
     },
   });
   server.log.info({ url: server.url }, 'serving');
+  const flush = async () => {
+    await recorder?.flush();
+  };
+  if (recorder) server.admin.add('POST', 'flush', flush);
 
   return {
     url: server.url,
@@ -229,6 +245,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
     controllersIdle: () => controllers?.idle() ?? Promise.resolve(),
     objects: (resource, namespace) => objects(resource, namespace),
     crds: (paths) => installCrds(typeof paths === 'string' ? [paths] : paths, crdDeps),
+    flush,
     close: server.close,
   };
 }

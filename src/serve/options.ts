@@ -48,6 +48,13 @@ export interface ServeOptions extends ServerOptions {
   onProgress?: (done: number, total: number) => void;
   /** Fault rules: a rules file (YAML/JSON), rule data, or a FaultInjector; also managed at /_kubetape/faults. */
   faults?: FaultsOption;
+  /**
+   * A new recording (the file must not exist) of every exchange served, writes included, in the
+   * format `record` writes: it can be inspected, replayed, or served again.
+   */
+  out?: string;
+  /** With `out`: keep Secret `data`/`stringData` in it (redacted by default). */
+  keepSecrets?: boolean;
 }
 
 /** How a stream fault ends a watch: `gone` writes `frame` (an ERROR event) then ends; `close` ends; `reset` resets. */

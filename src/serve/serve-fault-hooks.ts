@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StatusError } from '../k8s/status';
 import type { ServeHooks, ServeRequestContext, WatchFrameGuard } from './options';
 import type { FaultInjector } from '../faults/injector';
-import { applyPlan, type FaultPlan } from '../faults/plan';
+import { applyPlan, injectedBy, type FaultPlan } from '../faults/plan';
 import { WatchStreamGuard } from '../faults/watch-stream-guard';
 
 export interface ServeFaultDeps {
@@ -20,6 +20,8 @@ export interface ServeFaultDeps {
   compact(): void;
   /** Writes an error Status the way serve negotiates it; default JSON. */
   sendStatus?(req: IncomingMessage, res: ServerResponse, err: StatusError): void;
+  /** The rules acting on a request (`injected`: their names; `reset`: whether they reset its connection), for `--out`. */
+  applied?(req: IncomingMessage, injected: string, reset: boolean): void;
 }
 
 /** Hooks applying `faults` to serve; `inner` hooks (the caller's own) come first. */
@@ -32,6 +34,7 @@ export function serveFaultHooks(faults: FaultInjector, deps: ServeFaultDeps, inn
       const plan = faults.plan(ctx.req, { info: ctx.info, currentRv: () => String(deps.head()) });
       if (plan.rules.length === 0) return false;
       plans.set(ctx.req, plan);
+      deps.applied?.(ctx.req, injectedBy(plan)!, Boolean(plan.reset));
       if (plan.compact) deps.compact();
       const send = deps.sendStatus ? (res: ServerResponse, err: StatusError) => deps.sendStatus!(ctx.req, res, err) : undefined;
       return applyPlan(ctx.res, plan, send);
