@@ -4,6 +4,7 @@ import { recordCommand } from './record';
 import { serveCommand } from './serve';
 import { replayCommand } from './replay';
 import { inspectCommand } from './inspect';
+import { exploreCommand } from './explore';
 
 /** Entry point of the `kubetape` binary. Handlers hold no logic: parse → factory → exit code. */
 export async function main(argv: string[]): Promise<void> {
@@ -14,7 +15,8 @@ export async function main(argv: string[]): Promise<void> {
       .command(replayCommand)
       .command(serveCommand)
       .command(inspectCommand)
-      .demandCommand(1, 'name a command: record, replay, serve or inspect')
+      .command(exploreCommand)
+      .demandCommand(1, 'name a command: record, replay, serve, inspect or explore')
       .strict()
       .fail((message, err) => {
         throw err ?? new CliUsage(message);

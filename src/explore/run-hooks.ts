@@ -92,6 +92,7 @@ function tapWrite(ctx: ServeRequestContext, log: RunLog, perturber: Perturber, a
         namespace: meta.namespace ?? ctx.info.namespace ?? '',
         name: meta.name ?? ctx.info.name ?? '',
         uid: meta.uid,
+        rv: meta.resourceVersion ? Number(meta.resourceVersion) : undefined,
         owners: (meta.ownerReferences ?? []).map((o: any) => ({ kind: o.kind, name: o.name, uid: o.uid })),
       });
       perturber.written(n, log.writes[n - 1]!);

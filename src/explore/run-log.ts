@@ -25,6 +25,8 @@ export interface ControllerWrite extends ObjectKey {
   n: number;
   verb: string;
   uid?: string;
+  /** The revision the write made (the answer's resourceVersion). */
+  rv?: number;
   owners: Array<{ kind: string; name: string; uid: string }>;
 }
 
