@@ -74,7 +74,7 @@ export async function exploreRun(settings: RunSettings, perturbation?: Perturbat
   try {
     controller.start();
     await controllerReady(activity, log, settings.startTimeoutMs ?? 20_000, controller);
-    await runWorkload(settings.workload, { client: new WorkloadClient(api.url), quiesce });
+    await runWorkload(settings.workload, { client: new WorkloadClient(api.url), quiesce, onStep: (n, step) => log.add({ kind: 'step', n, step }) });
     await quiesce(settings.settleMs);
   } catch (err) {
     error = (err as Error).message;

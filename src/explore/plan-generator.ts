@@ -5,8 +5,9 @@
  * the way operators name children) — and plans with the same effect are generated once.
  *   stale-state:        a notification that mattered × every later change of its object;
  *   unobserved-state:   a notification that mattered, followed by another of the same object that
- *                       the controller did not cause (withholding a change the controller reacts
- *                       to would only stop the reaction that makes the next one);
+ *                       the workload made without waiting on the controller in between (no wait
+ *                       or quiesce step): it comes whatever the controller does, as two changes
+ *                       a real watch cache may coalesce;
  *   intermediate-state: every controller write, once per (verb, object).
  */
 import { objectName, type ObjectKey, type Perturbation } from './plan';
@@ -25,7 +26,8 @@ export function generatePlans(log: RunLog, holdMs: number): GeneratedPlans {
   const notes = log.entries.filter((e): e is Notification => e.kind === 'notification' && !e.withheld);
   const changes = log.entries.filter((e): e is Extract<LogEntry, { kind: 'change' }> => e.kind === 'change');
   const uids = uidsByObject(log);
-  const ownRevs = new Set(log.writes.map((w) => w.rv));
+  const waits = log.entries.filter((e) => e.kind === 'step' && (e.step === 'wait' || e.step === 'quiesce')).map((e) => e.t);
+  const independent = (a: Notification, b: Notification) => log.workloadRevs.has(b.rev) && !waits.some((t) => t >= a.t && t <= b.t);
   const matters = (n: Notification, i: number) => {
     const next = notes.slice(i + 1).find((m) => sameObject(m, n));
     return log.writes.some((w) => w.t >= n.t && (next === undefined || w.t <= next.t) && related(n, w, uids, log));
@@ -47,7 +49,7 @@ export function generatePlans(log: RunLog, holdMs: number): GeneratedPlans {
     if (!matters(n, i)) return;
     const key = { resource: n.resource, namespace: n.namespace, name: n.name };
     for (const trigger of later) add({ class: 'stale-state', ...key, view: n.index, trigger, holdMs }, `stale ${id}>${trigger}`);
-    if (nextNote && nextNote.index === n.index + 1 && !ownRevs.has(nextNote.rev)) add({ class: 'unobserved-state', ...key, withhold: n.index }, `unobserved ${id}`);
+    if (nextNote && nextNote.index === n.index + 1 && independent(n, nextNote)) add({ class: 'unobserved-state', ...key, withhold: n.index }, `unobserved ${id}`);
   });
   for (const w of log.writes) {
     const what = `${w.verb} ${objectName(w)}`;

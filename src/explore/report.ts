@@ -92,6 +92,8 @@ function describe(e: Finding['exchanges'][number]): string {
       return `committed: ${e.type} ${obj(e)} (change ${e.index}, rv ${e.rev})`;
     case 'perturbation':
       return `perturbation: ${e.what}`;
+    case 'step':
+      return `workload step ${e.n}: ${e.step}`;
   }
 }
 

@@ -34,7 +34,10 @@ export function runHooks(log: RunLog, perturber: Perturber, activity: Activity):
       const who = whoSent(ctx);
       const entry = log.add({ kind: 'request', who, verb: ctx.info.verb, resource: resourceOf(ctx), namespace: ctx.info.namespace ?? '', name: ctx.info.name ?? '' });
       ctx.res.once('finish', () => ((entry as { status?: number }).status = ctx.res.statusCode));
-      if (who !== 'controller') return false;
+      if (who !== 'controller') {
+        if (WRITE_VERBS.has(ctx.info.verb)) tapAnswer(ctx, (obj) => obj?.metadata?.resourceVersion && log.workloadRevs.add(Number(obj.metadata.resourceVersion)));
+        return false;
+      }
       activity.lastControllerRequest = log.now();
       if (ctx.info.verb === 'watch') activity.controllerWatches++;
       if (WRITE_VERBS.has(ctx.info.verb)) {
@@ -62,8 +65,29 @@ export function runHooks(log: RunLog, perturber: Perturber, activity: Activity):
   };
 }
 
-/** Reads the answer of a controller write as it is sent; once it succeeded, logs the write and lets the perturber act before the answer goes out. */
+/** Once a controller write succeeded: logs it and lets the perturber act, before the answer goes out. */
 function tapWrite(ctx: ServeRequestContext, log: RunLog, perturber: Perturber, activity: Activity): void {
+  tapAnswer(ctx, (obj) => {
+    activity.lastControllerWrite = log.now();
+    const meta = obj?.kind === 'Status' ? {} : (obj?.metadata ?? {});
+    const n = log.writes.length + 1;
+    log.writes.push({
+      t: log.now(),
+      n,
+      verb: ctx.info.verb,
+      resource: resourceOf(ctx),
+      namespace: meta.namespace ?? ctx.info.namespace ?? '',
+      name: meta.name ?? ctx.info.name ?? '',
+      uid: meta.uid,
+      rv: meta.resourceVersion ? Number(meta.resourceVersion) : undefined,
+      owners: (meta.ownerReferences ?? []).map((o: any) => ({ kind: o.kind, name: o.name, uid: o.uid })),
+    });
+    perturber.written(n, log.writes[n - 1]!);
+  });
+}
+
+/** Reads a write's answer as it is sent; calls `succeeded` with the parsed body (JSON) of a 2xx answer just before its last bytes go out. */
+function tapAnswer(ctx: ServeRequestContext, succeeded: (obj: Record<string, any> | undefined) => void): void {
   const res = ctx.res as ServerResponse & { write: (...a: any[]) => boolean; end: (...a: any[]) => ServerResponse };
   const chunks: Buffer[] = [];
   const write = res.write.bind(res);
@@ -75,27 +99,13 @@ function tapWrite(ctx: ServeRequestContext, log: RunLog, perturber: Perturber, a
   res.end = (chunk?: any, ...rest: any[]) => {
     if (chunk && typeof chunk !== 'function') chunks.push(Buffer.from(chunk));
     if (res.statusCode < 300) {
-      activity.lastControllerWrite = log.now();
       let obj: Record<string, any> | undefined;
       try {
         obj = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       } catch {
         obj = undefined;
       }
-      const meta = obj?.kind === 'Status' ? {} : (obj?.metadata ?? {});
-      const n = log.writes.length + 1;
-      log.writes.push({
-        t: log.now(),
-        n,
-        verb: ctx.info.verb,
-        resource: resourceOf(ctx),
-        namespace: meta.namespace ?? ctx.info.namespace ?? '',
-        name: meta.name ?? ctx.info.name ?? '',
-        uid: meta.uid,
-        rv: meta.resourceVersion ? Number(meta.resourceVersion) : undefined,
-        owners: (meta.ownerReferences ?? []).map((o: any) => ({ kind: o.kind, name: o.name, uid: o.uid })),
-      });
-      perturber.written(n, log.writes[n - 1]!);
+      succeeded(obj);
     }
     return end(chunk, ...rest);
   };

@@ -14,7 +14,9 @@ export type LogEntry =
   | { t: number; kind: 'request'; who: Who; verb: string; resource: string; namespace: string; name: string; status?: number }
   | ({ t: number; kind: 'notification'; type: string; index: number; rev: number; withheld?: boolean } & ObjectKey)
   | ({ t: number; kind: 'change'; type: string; index: number; rev: number } & ObjectKey)
-  | { t: number; kind: 'perturbation'; what: string };
+  | { t: number; kind: 'perturbation'; what: string }
+  /** A workload step began (`n`: 1-based; `step`: its kind). */
+  | { t: number; kind: 'step'; n: number; step: string };
 
 type WithoutTime<T> = T extends unknown ? Omit<T, 't'> : never;
 
@@ -37,6 +39,8 @@ export class RunLog {
   readonly entries: LogEntry[] = [];
   readonly writes: ControllerWrite[] = [];
   readonly counts: Counts = {};
+  /** Revisions the workload's writes made (their answers' resourceVersions). */
+  readonly workloadRevs = new Set<number>();
   /** Owners of every object seen changing (uid → key), for relating writes to notifications. */
   readonly objects = new Map<string, { key: ObjectKey; owners: Array<{ uid: string; name: string }> }>();
   private readonly t0 = Date.now();

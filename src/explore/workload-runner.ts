@@ -12,6 +12,8 @@ export interface WorkloadRunnerDeps {
   client: WorkloadClient;
   /** Resolves once the controller has made no write for `ms`. */
   quiesce(ms: number): Promise<void>;
+  /** Told as each step begins. */
+  onStep?(n: number, step: string): void;
 }
 
 const PATCH_CONTENT_TYPES = {
@@ -23,6 +25,7 @@ const PATCH_CONTENT_TYPES = {
 export async function runWorkload(workload: Workload, deps: WorkloadRunnerDeps): Promise<void> {
   for (const [i, step] of workload.steps.entries()) {
     try {
+      deps.onStep?.(i + 1, Object.keys(step)[0]!);
       await runStep(step, deps);
     } catch (err) {
       throw new Error(`workload step ${i + 1} (${Object.keys(step)[0]}): ${(err as Error).message}`);

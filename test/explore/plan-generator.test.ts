@@ -18,6 +18,7 @@ function referenceLog(): RunLog {
   };
   log.objects.set('uid-a', { key: cm('parent-a'), owners: [] });
   log.objects.set('uid-c', { key: cm('child-1'), owners: [{ uid: 'uid-a', name: 'parent-a' }] });
+  for (const rev of [10, 11, 14, 15, 17]) log.workloadRevs.add(rev);
   note(10, 'parent-a', 1, 10, 'ADDED');
   note(11, 'other-x', 1, 11, 'ADDED');
   log.writes.push({ t: 20, n: 1, verb: 'create', ...cm('child-1'), uid: 'uid-c', rv: 12, owners: [{ kind: 'ConfigMap', name: 'parent-a', uid: 'uid-a' }] });
@@ -49,7 +50,7 @@ describe('plan generation', () => {
     expect(pruned['stale-state']).toBe(1);
   });
 
-  it('withholds a notification only when the change after it was not the controller’s own write', () => {
+  it('withholds a notification only when the change after it is the workload’s', () => {
     const unobserved = perturbations.filter((p) => p.class === 'unobserved-state');
     // parent-a change 1 is followed by change 2, the controller's own patch: withholding 1 would only stop that patch.
     expect(unobserved).toEqual([
@@ -58,6 +59,14 @@ describe('plan generation', () => {
     ]);
     expect(generated['unobserved-state']).toBe(4);
     expect(pruned['unobserved-state']).toBe(2);
+  });
+
+  it('does not withhold a change the workload made only after waiting on the controller', () => {
+    const log = referenceLog();
+    log.entries.push({ t: 45, kind: 'step', n: 4, step: 'wait' });
+    log.entries.sort((a, b) => a.t - b.t);
+    const unobserved = generatePlans(log, 1000).perturbations.filter((p) => p.class === 'unobserved-state');
+    expect(unobserved).toEqual([{ class: 'unobserved-state', ...cm('parent-a'), withhold: 2 }]);
   });
 
   it('crashes after each controller write, once per write with the same effect', () => {
