@@ -73,6 +73,7 @@ export class Perturber {
     if (!sameObject(p, change)) return true;
     if (p.class === 'unobserved-state') {
       if (change.index !== p.withhold) return true;
+      this.fired = true;
       this.note(`withheld change ${p.withhold} (${change.type}, rv ${change.rev}) of ${change.resource} ${change.namespace}/${change.name} from the controller`);
       return false;
     }
