@@ -2,7 +2,9 @@
  * The end state of a run: every object the serve holds (events aside), each flattened to
  * `path → value` with what no run reproduces removed (uids, resourceVersions, timestamps,
  * managedFields; a deletionTimestamp only as "set"), grouped by its count key (a generated
- * name by its prefix, so its objects are compared as a group).
+ * name by its prefix, so its objects are compared as a group). A value that is an object's uid
+ * (a controller records its owner's uid) reads `<uid of KEY>`: uids differ from run to run when
+ * the generator is drawn a different number of times, the object they name does not.
  */
 import type { ServeServer } from '../serve';
 import { countKey } from './run-log';
@@ -14,7 +16,8 @@ export type EndState = Record<string, Flat[]>;
 const SKIPPED = new Set(['events', 'events.events.k8s.io']);
 const DROPPED = new Set(['metadata.uid', 'metadata.resourceVersion', 'metadata.creationTimestamp', 'metadata.managedFields', 'metadata.selfLink']);
 
-export function endState(api: ServeServer): EndState {
+/** `uids`: every uid seen in the run → the count key of its object. */
+export function endState(api: ServeServer, uids: ReadonlyMap<string, string> = new Map()): EndState {
   const out: EndState = {};
   for (const r of api.status().resources) {
     const resource = r.group ? `${r.resource}.${r.group}` : r.resource;
@@ -22,14 +25,14 @@ export function endState(api: ServeServer): EndState {
     for (const obj of api.objects(resource)) {
       const meta = obj.metadata ?? {};
       const key = countKey({ resource, namespace: meta.namespace ?? '', name: meta.name ?? '' }, meta);
-      (out[key] ??= []).push(flatten(obj, key.endsWith('*')));
+      (out[key] ??= []).push(flatten(obj, key.endsWith('*'), uids));
     }
   }
   for (const list of Object.values(out)) list.sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
   return out;
 }
 
-export function flatten(obj: unknown, generated = false): Flat {
+export function flatten(obj: unknown, generated = false, uids: ReadonlyMap<string, string> = new Map()): Flat {
   const out: Flat = {};
   const walk = (v: unknown, path: string) => {
     if (DROPPED.has(path) || /^metadata\.ownerReferences\[\d+\]\.uid$/.test(path)) return;
@@ -42,6 +45,8 @@ export function flatten(obj: unknown, generated = false): Flat {
       const keys = Object.keys(v);
       if (keys.length === 0) out[path] = '{}';
       for (const k of keys) walk((v as Record<string, unknown>)[k], path ? `${path}.${k}` : k);
+    } else if (typeof v === 'string' && uids.has(v)) {
+      out[path] = `<uid of ${uids.get(v)}>`;
     } else {
       out[path] = JSON.stringify(v);
     }

@@ -79,7 +79,7 @@ export async function exploreRun(settings: RunSettings, perturbation?: Perturbat
   } catch (err) {
     error = (err as Error).message;
   }
-  const end = endState(api);
+  const end = endState(api, log.uidKeys);
   await controller.stop();
   await api.close();
   return { log, end, perturbed: perturber.applied, error, controllerStarts: controller.starts };

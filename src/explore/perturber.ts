@@ -2,8 +2,8 @@
  * Applies a plan's perturbation through the run's hooks (run-hooks.ts):
  * - stale-state: when the object's change `trigger` is about to reach the controller, its watches
  *   of that resource end with an ERROR 410 (Expired) instead; until released, its reads of the
- *   resource without a resourceVersion are answered from the revision of the object's change
- *   `view` (serve's time travel) and its new watches of the resource are held; then released;
+ *   lists of the resource are answered from the revision of the object's change `view` (serve's
+ *   time travel) and its new watches of the resource are held; then released;
  * - unobserved-state: the controller's watches withhold the object's change `withhold`;
  * - intermediate-state: the controller is killed once its `write`-th write is committed, before
  *   the answer is sent, and restarted.

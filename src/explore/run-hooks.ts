@@ -46,8 +46,9 @@ export function runHooks(log: RunLog, perturber: Perturber, activity: Activity):
       }
       return false;
     },
-    latestRevision: (ctx, head) => (whoSent(ctx) === 'controller' ? perturber.readRevision(resourceOf(ctx), head) : head),
-    anyRevision: (ctx, head) => (whoSent(ctx) === 'controller' ? perturber.readRevision(resourceOf(ctx), head) : head),
+    // Time travel answers the controller's lists (its relist); its gets stay consistent reads, as a quorum read is.
+    latestRevision: (ctx, head) => (whoSent(ctx) === 'controller' && ctx.info.verb === 'list' ? perturber.readRevision(resourceOf(ctx), head) : head),
+    anyRevision: (ctx, head) => (whoSent(ctx) === 'controller' && ctx.info.verb === 'list' ? perturber.readRevision(resourceOf(ctx), head) : head),
     watchGuard(ctx, contentType): WatchFrameGuard | undefined {
       if (whoSent(ctx) !== 'controller') return undefined;
       return perturber.watchGuard(ctx.req, resourceOf(ctx), contentType);

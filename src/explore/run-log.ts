@@ -43,6 +43,8 @@ export class RunLog {
   readonly workloadRevs = new Set<number>();
   /** Owners of every object seen changing (uid → key), for relating writes to notifications. */
   readonly objects = new Map<string, { key: ObjectKey; owners: Array<{ uid: string; name: string }> }>();
+  /** Every uid seen → its object's count key. */
+  readonly uidKeys = new Map<string, string>();
   private readonly t0 = Date.now();
 
   now(): number {
@@ -63,6 +65,7 @@ export class RunLog {
     const counts = (this.counts[key] ??= { creates: 0, deletes: 0 });
     if (c.type === 'ADDED') counts.creates++;
     if (c.type === 'DELETED') counts.deletes++;
+    if (meta.uid) this.uidKeys.set(meta.uid, key);
     if (meta.uid) this.objects.set(meta.uid, { key: { resource: c.resource, namespace: c.namespace, name: c.name }, owners: (meta.ownerReferences ?? []).map((o: any) => ({ uid: o.uid, name: o.name })) });
   }
 }
