@@ -1,6 +1,6 @@
 /**
  * Plans from a reference run, pruned as Sieve prunes them: a notification matters only when the
- * controller wrote to a related object after it (before the object's next notification) — the
+ * controller wrote to a related object after it (before the object's second next notification) — the
  * same object, its owner, an object it owns, or one named after it (`parent-a` → `parent-a-child`,
  * the way operators name children) — and plans with the same effect are generated once.
  *   stale-state:        a notification that mattered × every later change of its object;
@@ -28,9 +28,10 @@ export function generatePlans(log: RunLog, holdMs: number): GeneratedPlans {
   const uids = uidsByObject(log);
   const waits = log.entries.filter((e) => e.kind === 'step' && (e.step === 'wait' || e.step === 'quiesce')).map((e) => e.t);
   const independent = (a: Notification, b: Notification) => log.workloadRevs.has(b.rev) && !waits.some((t) => t >= a.t && t <= b.t);
+  // A work queue may act on a notification only after the next one of the same object arrived (they coalesce): the window ends at the one after that.
   const matters = (n: Notification, i: number) => {
-    const next = notes.slice(i + 1).find((m) => sameObject(m, n));
-    return log.writes.some((w) => w.t >= n.t && (next === undefined || w.t <= next.t) && related(n, w, uids, log));
+    const until = notes.slice(i + 1).filter((m) => sameObject(m, n))[1];
+    return log.writes.some((w) => w.t >= n.t && (until === undefined || w.t <= until.t) && related(n, w, uids, log));
   };
   const generated = { 'stale-state': 0, 'unobserved-state': 0, 'intermediate-state': 0 };
   const out = new Map<string, Perturbation>();
