@@ -20,7 +20,8 @@ const path = require('node:path');
 const RANKS = [
   [10, ['index.ts'], 'the library entry point'],
   [9, ['cli'], 'yargs commands: parse, call a factory, map errors to exit codes'],
-  [8, ['record', 'replay', 'serve', 'inspect', 'explore', 'ui'], 'the modes (peers)'],
+  [8.5, ['explore'], 'controller exploration: drives serve (and faults) under a controller, so it sits above the modes'],
+  [8, ['record', 'replay', 'serve', 'inspect', 'ui'], 'the modes (peers)'],
   [7, ['faults'], 'the rule engine'],
   [6, ['reconstruct', 'upstream'], 'recording -> object events -> store; the way to a real cluster and the passthrough that records it'],
   [5, ['store', 'schema'], 'MVCC store; API schema'],

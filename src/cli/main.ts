@@ -5,6 +5,7 @@ import { serveCommand } from './serve';
 import { replayCommand } from './replay';
 import { inspectCommand } from './inspect';
 import { uiCommand } from './ui';
+import { exploreCommand } from './explore';
 
 /** Entry point of the `kubetape` binary. Handlers hold no logic: parse → factory → exit code. */
 export async function main(argv: string[]): Promise<void> {
@@ -16,8 +17,9 @@ export async function main(argv: string[]): Promise<void> {
       .command(serveCommand)
       .command(inspectCommand)
       .command(uiCommand)
+      .command(exploreCommand)
       .command('help [command]', 'Show the help of a command', () => undefined, (args) => main([String(args.command ?? ''), '--help'].filter(Boolean)))
-      .demandCommand(1, 'name a command: record, replay, serve, inspect or ui')
+      .demandCommand(1, 'name a command: record, replay, serve, inspect, ui or explore')
       .strict()
       // Unknown flags are reported once, by the name given (not also as their camelCase twin).
       .parserConfiguration({ 'camel-case-expansion': false })

@@ -18,6 +18,7 @@ import { handleGet, handleList } from './resource-handlers';
 import type { ServedResources } from './served-resources';
 import { handleWatch } from './watch-handler';
 import { sendStatusBody } from './response-body';
+import { serveChange } from './serve-change';
 import { handleCustomScale, handleScale, handleWrite, hasScale, hasStatusSubresource, type WriteDeps } from './writes';
 import { answerAccessReview, isAccessReview } from './access-review';
 
@@ -80,8 +81,10 @@ async function dispatch(deps: DispatchDeps, req: IncomingMessage, res: ServerRes
       waitMs: deps.tooLargeWaitMs,
       continueStart,
       anyRevision: deps.hooks.anyRevision ? (head) => deps.hooks.anyRevision!({ req, res, info }, head) : undefined,
+      latestRevision: deps.hooks.latestRevision ? (head) => deps.hooks.latestRevision!({ req, res, info }, head) : undefined,
     }),
     watchGuard: (contentType) => deps.hooks.watchGuard?.({ req, res, info }, contentType),
+    watchEvent: (change) => !deps.hooks.watchEvent || deps.hooks.watchEvent({ req, res, info }, serveChange(resource, change)),
   };
   if (customScale) return handleCustomScale(ctx, deps.writes);
   if (scale) return handleScale(ctx, deps.writes);

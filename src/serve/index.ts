@@ -29,6 +29,7 @@ import { seedEmptyCluster, seedRecordedNamespaces, type SeededNamespaces } from 
 import { builtinDiscovery } from './discovery/builtin-discovery';
 import { ALWAYS_SERVED, ServedResources } from './served-resources';
 import { storedObjects } from './stored-objects';
+import { serveChange } from './serve-change';
 import { partialResources } from './partial-warning';
 import { sendStatusBody } from './response-body';
 import { builtinPatchers, type WriteDeps } from './writes';
@@ -44,7 +45,7 @@ import { checkOutPath, ExchangeRecorder } from './exchange-recorder';
 
 export { CLOCK_MODES } from './options';
 export { CONTROLLER_NAMES, NO_CONTROLLERS, type ControllerName } from './controllers';
-export type { ClockMode, ServeOptions, ServeStatus, AdvanceRequest, AdvanceResult, ServeHooks, WatchFrameGuard, WatchStreamEnd } from './options';
+export type { ClockMode, ServeOptions, ServeStatus, AdvanceRequest, AdvanceResult, ServeHooks, ServeChange, ServeRequestContext, WatchFrameGuard, WatchStreamEnd } from './options';
 
 export interface ServeServer {
   /** `http://127.0.0.1:PORT` */
@@ -196,6 +197,14 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
         now,
         patchers: options.patchers ?? builtinPatchers(),
       };
+      const onChange = options.hooks?.onChange;
+      if (onChange) {
+        store.onChange((id, change) => {
+          const [group = '', version = '', plural = ''] = id.split('/');
+          const served = resources.find(group, version, plural);
+          if (served) onChange(serveChange(served, change));
+        });
+      }
       controllers = await startControllers(controllerNames, { store, writes, log, emptyCluster: empty, caPem });
       if (controllers.names.length > 0) log.info({ controllers: controllers.names, head: store.head }, 'controllers started');
       if (options.out !== undefined) {

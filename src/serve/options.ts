@@ -92,6 +92,26 @@ export interface ServeHooks {
   watchGuard?(ctx: ServeRequestContext, contentType: string): WatchFrameGuard | undefined;
   /** Stale reads: the revision an "any" read (RV "0") of this request is served at instead of the head. */
   anyRevision?(ctx: ServeRequestContext, head: number): number;
+  /** Time travel: the revision a consistent read (get or list without resourceVersion) of this request is served at instead of the head. */
+  latestRevision?(ctx: ServeRequestContext, head: number): number;
+  /** Each change a watch is about to deliver (not its initial state); false withholds it from this watch. */
+  watchEvent?(ctx: ServeRequestContext, change: ServeChange): boolean;
+  /** Every change committed to the store (writes, in-process controllers, recorded changes the clock applies), after its watchers heard it. */
+  onChange?(change: ServeChange): void;
+}
+
+/** One committed change of one object, as the hooks see it. */
+export interface ServeChange {
+  /** The plural resource name, with its group when it has one (`configmaps`, `deployments.apps`). */
+  resource: string;
+  namespace: string;
+  name: string;
+  rev: number;
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  /** How many changes this object's key has had up to and including this one (a deletion and a re-creation count). */
+  index: number;
+  /** The object as of this change (for a deletion: as it was deleted), as parsed JSON. */
+  object(): Record<string, any>;
 }
 
 export interface AdvanceRequest {

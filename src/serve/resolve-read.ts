@@ -24,14 +24,18 @@ export interface ReadContext<V> {
   continueStart?: string;
   /** Stale reads (faults): the revision an "any" read serves instead of the head. */
   anyRevision?: (head: number) => number;
+  /** Time travel (explore): the revision a consistent read serves instead of the head. */
+  latestRevision?: (head: number) => number;
 }
 
 /** The revision to read at, or throws the apiserver's StatusError. */
 export async function resolveRead<V>(plan: ReadPlan, ctx: ReadContext<V>): Promise<number> {
   const { store, resource } = ctx;
   switch (plan.kind) {
-    case 'latest':
-      return store.head;
+    case 'latest': {
+      if (!ctx.latestRevision) return store.head;
+      return Math.max(Math.min(ctx.latestRevision(store.head), store.head), resource.floor);
+    }
     case 'any': {
       const rev = ctx.anyRevision ? ctx.anyRevision(store.head) : store.head;
       return Math.max(Math.min(rev, store.head), resource.floor);

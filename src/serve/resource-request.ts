@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestInfo } from '../k8s/request-info';
 import type { StoredObject } from '../reconstruct';
+import type { Revision } from '../store/revision';
 import type { WatchFrameGuard } from './options';
 import type { ReadContext } from './resolve-read';
 import type { ServedResource } from './served-resources';
@@ -18,4 +19,6 @@ export interface ResourceRequest {
   watchTimeoutMs: number;
   /** The stream faults acting on this watch's frames, if any. */
   watchGuard(contentType: string): WatchFrameGuard | undefined;
+  /** Whether this watch delivers a change (the watchEvent hook; default yes). */
+  watchEvent(change: Revision<StoredObject>): boolean;
 }

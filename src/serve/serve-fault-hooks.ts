@@ -47,6 +47,10 @@ export function serveFaultHooks(faults: FaultInjector, deps: ServeFaultDeps, inn
       return plan && plan.stream.length > 0 ? new WatchStreamGuard(plan, contentType) : undefined;
     },
 
+    latestRevision: inner.latestRevision,
+    watchEvent: inner.watchEvent,
+    onChange: inner.onChange,
+
     anyRevision(ctx: ServeRequestContext, head: number): number {
       if (inner.anyRevision) return inner.anyRevision(ctx, head);
       const stale = plans.get(ctx.req)?.staleRead;

@@ -97,7 +97,10 @@ export async function handleWatch(ctx: ResourceRequest): Promise<void> {
   for (const r of initial) send('ADDED', r, r, false);
   if (plan.initial === 'watch-list' && options.allowWatchBookmarks) stream.write(encoder.bookmark(String(start), true), String(start));
   if (stream.ended) return;
-  watcher = store.watch({ prefix, filter, after: start, deliver: send });
+  watcher = store.watch({ prefix, filter, after: start, deliver: (type, object, change) => {
+      if (ctx.watchEvent(change)) send(type, object, change);
+    },
+  });
   for (const change of store.changesSince(Math.max(start, store.floor))) watcher.offer(change);
   if (stream.ended) store.unwatch(watcher);
 }

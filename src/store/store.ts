@@ -18,6 +18,7 @@ export class Store<V> {
   private readonly resources = new Map<string, ResourceStore<V>>();
   private headRev = 0;
   private readonly headListeners = new Set<(head: number) => void>();
+  private readonly changeListeners = new Set<(resource: string, change: Revision<V>) => void>();
 
   constructor(private readonly options: StoreOptions) {}
 
@@ -65,6 +66,7 @@ export class Store<V> {
     let top = head ?? this.headRev;
     for (const { resource, revision } of changes) {
       this.resource(resource).apply(revision, now);
+      for (const listener of this.changeListeners) listener(resource, revision);
       if (revision.rev > top) top = revision.rev;
     }
     this.advanceHead(top);
@@ -81,6 +83,12 @@ export class Store<V> {
   onHead(listener: (head: number) => void): () => void {
     this.headListeners.add(listener);
     return () => this.headListeners.delete(listener);
+  }
+
+  /** Calls `listener` after each change is applied (and its watchers heard it); returns the unsubscribe function. */
+  onChange(listener: (resource: string, change: Revision<V>) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
   }
 
   /** Compacts every resource at `rev` (at most the head, at least the floor); returns the revision compacted to. */
