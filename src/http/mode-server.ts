@@ -37,6 +37,12 @@ export interface ServerOptions {
   requestTimeoutMs?: number;
 }
 
+/** The options every mode passes on to the lifecycle unchanged, picked from the mode's own options. */
+export function serverOptions(options: ServerOptions): ServerOptions {
+  const { listen, writeKubeconfig, logger, acceptHosts, requestTimeoutMs } = options;
+  return { listen, writeKubeconfig, logger, acceptHosts, requestTimeoutMs };
+}
+
 export interface ModeServerOptions<F extends AdminMounted> extends ServerOptions {
   /** The mode's name: the logger's `component` and the temporary kubeconfig's name. */
   mode: string;

@@ -2,7 +2,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { FaultInjector, type FaultsOption } from '../faults';
 import type { AdminApi } from '../http/admin';
 import { DEFAULT_LISTEN } from '../http/listen';
-import { startModeServer, type ServerOptions } from '../http/mode-server';
+import { serverOptions, startModeServer, type ServerOptions } from '../http/mode-server';
 import type { WriterBackendKind } from '../recording/writer/writer-backend';
 import type { WriterStats } from '../recording/writer/writer-protocol';
 import { RecordingQueue } from '../recording/writer/recording-queue';
@@ -63,11 +63,7 @@ export async function record(options: RecordOptions): Promise<RecordServer> {
     if (created && !started) for (const suffix of ['', '-wal', '-shm']) rmSync(options.db + suffix, { force: true });
   };
   const server = await startModeServer({
-    listen: options.listen,
-    writeKubeconfig: options.writeKubeconfig,
-    logger: options.logger,
-    acceptHosts: options.acceptHosts,
-    requestTimeoutMs: options.requestTimeoutMs,
+    ...serverOptions(options),
     mode: 'record',
     defaultListen: DEFAULT_LISTEN,
     faults: (log) => FaultInjector.create(options.faults, { mode: 'record', log }),

@@ -11,7 +11,7 @@ import { UsageError } from '../errors/usage-error';
 import { FaultInjector } from '../faults';
 import { replayFaultHooks } from './replay-fault-hooks';
 import type { AdminApi } from '../http/admin';
-import { startModeServer } from '../http/mode-server';
+import { serverOptions, startModeServer } from '../http/mode-server';
 import type { Logger } from '../log/logger';
 import { openRecording } from '../recording/open';
 import { recordingReadError } from '../recording/recording-read-error';
@@ -60,11 +60,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayServer> {
   let journal!: ReplayJournal;
   let final: ReplaySummary | undefined;
   const server = await startModeServer({
-    listen: options.listen,
-    writeKubeconfig: options.writeKubeconfig,
-    logger: options.logger,
-    acceptHosts: options.acceptHosts,
-    requestTimeoutMs: options.requestTimeoutMs,
+    ...serverOptions(options),
     mode: 'replay',
     defaultListen: '127.0.0.1:0',
     faults: (log) => FaultInjector.create(options.faults, { mode: 'replay', log }),

@@ -12,7 +12,7 @@
 import { FaultInjector } from '../faults';
 import { serveFaultHooks } from './serve-fault-hooks';
 import type { AdminApi } from '../http/admin';
-import { startModeServer } from '../http/mode-server';
+import { serverOptions, startModeServer } from '../http/mode-server';
 import { openRecording } from '../recording/open';
 import { recordingReadError } from '../recording/recording-read-error';
 import { UsageError } from '../errors/usage-error';
@@ -99,11 +99,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
   let recorder: ExchangeRecorder | undefined;
   const compact = (rev?: number) => clock.compact(rev);
   const server = await startModeServer({
-    listen: options.listen,
-    writeKubeconfig: options.writeKubeconfig,
-    logger: options.logger,
-    acceptHosts: options.acceptHosts,
-    requestTimeoutMs: options.requestTimeoutMs,
+    ...serverOptions(options),
     mode: 'serve',
     defaultListen: '127.0.0.1:0',
     faults: (log) => FaultInjector.create(options.faults, { mode: 'serve', log }),
