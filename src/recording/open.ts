@@ -6,9 +6,6 @@ import { APPLICATION_ID, SCHEMA_VERSION, migrations } from './schema';
 
 export type Db = Database.Database;
 
-// better-sqlite3 reads this once, when its addon loads (at the first open in the process): URI
-// filenames let a reader open a file `immutable=1`. Opens of plain paths do not depend on it.
-process.env.SQLITE_USE_URI ??= '1';
 /** The file cannot be used as a recording (src/errors): re-exported for the recording's readers and writers. */
 export { RecordingFormatError };
 
@@ -37,7 +34,7 @@ export function openRecording(path: string, options: OpenOptions = {}): Db {
   const readonly = Boolean(options.readonly) && exists;
   let db: Db;
   try {
-    db = (readonly && walBytes === 0 && openImmutable(path)) || new Database(plainPath(path), { readonly, fileMustExist: !options.create });
+    db = withUriFilenames(() => (readonly && walBytes === 0 && openImmutable(path)) || new Database(plainPath(path), { readonly, fileMustExist: !options.create }));
   } catch (err) {
     throw new RecordingFormatError(path, `cannot open: ${(err as Error).message}`);
   }
@@ -60,6 +57,27 @@ function openImmutable(path: string): Db | null {
     return new Database(`file:${path.replace(/[%?#]/g, encodeURIComponent)}?immutable=1`, { readonly: true });
   } catch {
     return null;
+  }
+}
+
+let addonLoaded = false;
+
+/**
+ * Runs the first open of the process with `SQLITE_USE_URI=1` in the environment, then puts the
+ * variable back: better-sqlite3 loads its addon at the first open and reads the variable then,
+ * once, and URI filenames are what let a reader open a file `immutable=1`. When the addon was
+ * loaded earlier by other code, immutable opens fail and readers fall back to plain ones.
+ */
+export function withUriFilenames<T>(open: () => T): T {
+  if (addonLoaded) return open();
+  const before = process.env.SQLITE_USE_URI;
+  process.env.SQLITE_USE_URI = '1';
+  try {
+    return open();
+  } finally {
+    addonLoaded = true;
+    if (before === undefined) delete process.env.SQLITE_USE_URI;
+    else process.env.SQLITE_USE_URI = before;
   }
 }
 

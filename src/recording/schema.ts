@@ -209,3 +209,26 @@ export const CREATE_RESOURCE_INDEX = 'CREATE INDEX IF NOT EXISTS observations_by
 /** One watch event's observation as `watch_observations.events` packs it (PackedWatchEvents writes it). */
 export type PackedWatchEvent = [event: string, form: string, kind: string | null, namespace: string, name: string, uid: string | null,
   rv: string | null, frameOffset: number, frameLength: number];
+
+/** A `lists` row, as the writer inserts it (the reader selects a part of it). */
+export interface ListRow {
+  exchangeId: number;
+  atMs: number;
+  apiGroup: string;
+  apiVersion: string;
+  resource: string;
+  kind: string | null;
+  namespace: string;
+  labelSelector: string;
+  fieldSelector: string;
+  requestRv: string | null;
+  requestRvMatch: string | null;
+  requestContinue: string | null;
+  requestLimit: number | null;
+  rv: string | null;
+  continue: string | null;
+  remaining: number | null;
+  items: number;
+  encoding: string | null;
+  columns: string | null;
+}

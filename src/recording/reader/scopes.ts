@@ -1,23 +1,12 @@
 /** The `lists` and `watches` tables: the scope, request and response meta of every list page and watch. */
 import type { Db } from '../open';
+import type { ListRow } from '../schema';
 
-/** One list response (a page). */
-export interface ListPageRow {
-  exchangeId: number;
-  atMs: number;
-  apiGroup: string;
-  apiVersion: string;
-  resource: string;
-  kind: string | null;
-  namespace: string;
-  labelSelector: string;
-  fieldSelector: string;
-  requestContinue: string | null;
-  rv: string | null;
-  continue: string | null;
-  /** Table: JSON columnDefinitions. */
-  columns: string | null;
-}
+/** One list response (a page): the columns of a `lists` row the readers use. */
+export type ListPageRow = Pick<
+  ListRow,
+  'exchangeId' | 'atMs' | 'apiGroup' | 'apiVersion' | 'resource' | 'kind' | 'namespace' | 'labelSelector' | 'fieldSelector' | 'requestContinue' | 'rv' | 'continue' | 'columns'
+>;
 
 /** One watch stream, with the request that opened it. */
 export interface WatchStartRow {

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { RecordingFormatError } from '../../errors/recording-format-error';
-import { openRecording } from '../open';
+import { openRecording, withUriFilenames } from '../open';
 
 /**
  * The page size of a new recording: frames of whole arrivals are tens of KiB, and pages larger
@@ -39,7 +39,7 @@ function createEmpty(path: string): void {
   let db: Database.Database;
   try {
     makeParents(dirname(path));
-    db = new Database(path);
+    db = withUriFilenames(() => new Database(path));
   } catch (err) {
     throw new RecordingFormatError(path, `cannot create: ${(err as Error).message}`);
   }

@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../open';
-import { NEXT_OBSERVATION_ID_SQL } from '../schema';
+import { NEXT_OBSERVATION_ID_SQL, type ListRow } from '../schema';
 
 /** An `observation_rows` row (schema.ts). */
 export interface ObservationRow {
@@ -21,29 +21,6 @@ export interface ObservationRow {
   encoding: string | null;
   /** The object's bytes (a watch event whose bytes are a slice of its frame is in watch_observations instead). */
   raw: Buffer | null;
-}
-
-/** A `lists` row (schema.ts). */
-export interface ListRow {
-  exchangeId: number;
-  atMs: number;
-  apiGroup: string;
-  apiVersion: string;
-  resource: string;
-  kind: string | null;
-  namespace: string;
-  labelSelector: string;
-  fieldSelector: string;
-  requestRv: string | null;
-  requestRvMatch: string | null;
-  requestContinue: string | null;
-  requestLimit: number | null;
-  rv: string | null;
-  continue: string | null;
-  remaining: number | null;
-  items: number;
-  encoding: string | null;
-  columns: string | null;
 }
 
 /** A `watch_observations` row: the events of one watch frame, packed by PackedWatchEvents. */
