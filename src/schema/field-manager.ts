@@ -12,7 +12,7 @@ import { trackedPart, UNTRACKED_META, type ManagedFieldsEntry, type ManagedScope
 import { FieldSet } from './field-set';
 import { compareValues, deepEqual } from './compare-values';
 import { conflictError, conflictsOf, type ConflictOwner } from './conflicts';
-import { decodeEntries, encodeEntries, identity, type ManagerRecord } from './managed-fields-entries';
+import { decodeEntries, encodeEntries, identity, ManagerRecord } from './managed-fields-entries';
 import { mergeValues } from './merge-values';
 import { removeFields } from './remove-fields';
 import type { SchemaNode } from './schema-node';
@@ -43,13 +43,21 @@ export function managedFieldsAfterUpdate(w: UpdateWrite): ManagedFieldsEntry[] {
   const records = decodeEntries(w.entries);
   const cmp = compareValues(trackedPart(w.before, w.scope), trackedPart(w.after, w.scope), w.node);
   const changed = stripSystemFields(cmp.modified.union(cmp.added), w.scope);
-  for (const r of records.values()) r.set = r.set.difference(changed).difference(cmp.removed);
+  const id = identity({ manager: w.manager, operation: 'Update', apiVersion: w.apiVersion, subresource: w.subresource });
+  let own = changed.isEmpty() ? undefined : records.get(id);
+  // The writer's own record gets `changed` back below: (set − changed − removed) ∪ changed is (set − removed) ∪ changed.
+  for (const r of records.values()) {
+    if (r === own) r.remove(cmp.removed);
+    else r.remove(changed, cmp.removed);
+  }
   if (!changed.isEmpty()) {
-    const id = identity({ manager: w.manager, operation: 'Update', apiVersion: w.apiVersion, subresource: w.subresource });
-    const own = records.get(id);
-    const r: ManagerRecord = { manager: w.manager, operation: 'Update', apiVersion: w.apiVersion, time: w.time, set: own ? own.set.union(changed) : changed };
-    if (w.subresource) r.subresource = w.subresource;
-    records.set(id, r);
+    if (own) own.add(changed);
+    else {
+      own = new ManagerRecord(w.manager, 'Update', w.apiVersion, changed);
+      if (w.subresource) own.subresource = w.subresource;
+      records.set(id, own);
+    }
+    own.time = w.time;
   }
   return encodeEntries(records.values());
 }
@@ -75,26 +83,26 @@ export function applyConfiguration(w: ApplyWrite): Obj {
   let merged = mergeValues(live, w.config, w.node) as Obj;
   const id = identity({ manager: w.manager, operation: 'Apply', apiVersion: w.apiVersion, subresource: w.subresource });
   const last = records.get(id);
-  const own: ManagerRecord = { manager: w.manager, operation: 'Apply', apiVersion: w.apiVersion, set: configSet };
+  const own = new ManagerRecord(w.manager, 'Apply', w.apiVersion, configSet);
   if (last?.time) own.time = last.time;
   if (w.subresource) own.subresource = w.subresource;
   records.set(id, own);
-  if (last && !last.set.difference(configSet).isEmpty()) merged = prune(merged, records, last.set, w.node);
+  if (last && !last.within(configSet)) merged = prune(merged, records, last.set, w.node);
 
   const cmp = compareValues(trackedPart(live, w.scope), trackedPart(merged, w.scope), w.node);
   const changed = cmp.modified.union(cmp.added);
   const conflicts: Array<[ManagerRecord, FieldSet]> = [];
   for (const [key, r] of records) {
     if (key === id) continue;
-    const c = r.set.intersection(changed);
-    if (!c.isEmpty()) conflicts.push([r, c]);
+    if (r.intersects(changed)) conflicts.push([r, r.set.intersection(changed)]);
   }
   if (conflicts.length > 0 && !w.force) {
     const owners = conflicts.map(([r, c]) => [ownerOf(r), c] as const).sort(([a], [b]) => (identity(a) < identity(b) ? -1 : 1));
     throw conflictError(conflictsOf(owners));
   }
-  for (const [key, r] of records) if (key !== id) r.set = r.set.difference(changed).difference(cmp.removed);
+  for (const [key, r] of records) if (key !== id) r.remove(changed, cmp.removed);
   own.set = withoutSystemFields(own.set);
+  if (last) own.reuseEncoding(last);
   if (!deepEqual(live, merged) || own.time === undefined) own.time = w.time;
   const entries = encodeEntries(records.values());
   const meta = (merged.metadata ??= {}) as Obj;
