@@ -144,24 +144,34 @@ export function stripSystemFields(set: FieldSet, scope: ManagedScope): FieldSet 
   return withoutSystemFields(withoutResetFields(set, scope));
 }
 
-/** Without apiVersion, kind and system metadata (`metadata` itself no member). */
+/** Without apiVersion, kind and system metadata (`metadata` itself no member). Shares the nodes it keeps with `set`. */
 function withoutSystemFields(set: FieldSet): FieldSet {
-  const out = set.copy();
+  const out = shallowCopy(set);
   out.children.delete('f:apiVersion');
   out.children.delete('f:kind');
-  const meta = out.children.get('f:metadata');
+  const meta = set.children.get('f:metadata');
   if (meta) {
-    meta.member = false;
-    for (const k of UNTRACKED_META) meta.children.delete(`f:${k}`);
+    const kept = shallowCopy(meta);
+    kept.member = false;
+    for (const k of UNTRACKED_META) kept.children.delete(`f:${k}`);
+    out.children.set('f:metadata', kept);
   }
   return out;
 }
 
-/** Without the fields the write's scope resets: status for the main resource, all but status for /status. */
+/** Without the fields the write's scope resets: status for the main resource, all but status for /status. Shares the nodes it keeps with `set`. */
 function withoutResetFields(set: FieldSet, scope: ManagedScope): FieldSet {
-  if (scope === 'all') return set;
-  const out = set.copy();
+  if (scope === 'all' || (scope === 'main' && !set.children.has('f:status'))) return set;
+  const out = shallowCopy(set);
   if (scope === 'main') out.children.delete('f:status');
   if (scope === 'status') for (const k of [...out.children.keys()]) if (k !== 'f:status') out.children.delete(k);
+  return out;
+}
+
+/** A node with the same member flag and the same child nodes (FieldSet operations never change their operands). */
+function shallowCopy(set: FieldSet): FieldSet {
+  const out = new FieldSet();
+  out.member = set.member;
+  for (const [k, c] of set.children) out.children.set(k, c);
   return out;
 }

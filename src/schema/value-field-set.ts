@@ -29,28 +29,31 @@ export function valueFieldSet(value: unknown, node: SchemaNode | undefined, stri
   return set;
 }
 
+/** Fills `set`, the node of `path`, with the fields of `value`; a member node that ends up empty is removed by its parent. */
 function walk(value: unknown, node: SchemaNode | undefined, set: FieldSet, path: string[], errors: string[]): void {
   switch (shapeOf(node, value)) {
     case 'scalar':
     case 'atomic':
-      set.insert(path);
+      set.member = true;
       return;
     case 'list': {
       if (!Array.isArray(value)) return;
       const element = elementOf(node);
-      value.forEach((item, i) => {
+      for (let i = 0; i < value.length; i++) {
+        const item = value[i];
         let pe: string;
         try {
           pe = itemElement(node, item, i);
         } catch (err) {
           errors.push(`${pathString(path)}: element ${i}: ${(err as Error).message}`);
-          return;
+          continue;
         }
         path.push(pe);
-        walk(item, element, set, path, errors);
-        set.insert(path);
+        const child = set.child(pe);
+        walk(item, element, child, path, errors);
+        child.member = true;
         path.pop();
-      });
+      }
       return;
     }
     case 'map': {
@@ -64,8 +67,10 @@ function walk(value: unknown, node: SchemaNode | undefined, set: FieldSet, path:
           continue;
         }
         const v = (value as Obj)[key];
-        walk(v, memberType(node, key), set, path, errors);
-        if (v === null || (isPlainObject(v) && Object.keys(v).length === 0) || !declaresField(node, key)) set.insert(path);
+        const child = set.child(pe);
+        walk(v, memberType(node, key), child, path, errors);
+        if (v === null || (isPlainObject(v) && Object.keys(v).length === 0) || !declaresField(node, key)) child.member = true;
+        else if (!child.member && child.children.size === 0) set.children.delete(pe);
         path.pop();
       }
     }
