@@ -26,7 +26,7 @@
 'use strict';
 const http = require('node:http');
 const { spawn } = require('node:child_process');
-const { writeFileSync } = require('node:fs');
+const { mkdirSync, writeFileSync } = require('node:fs');
 const { join, resolve } = require('node:path');
 const { opt, start, stopAll, cpuSeconds, OUT } = require('./harness');
 
@@ -117,6 +117,7 @@ const luaString = (s) => `[==[${s}]==]`;
  */
 function wrkScript(name, path, type, template, prefix) {
   const [head, tail] = template.split(TAG);
+  mkdirSync(OUT, { recursive: true });
   const file = join(OUT, `serve-apply-${name}.lua`);
   writeFileSync(
     file,
