@@ -87,7 +87,10 @@ export function applyConfiguration(w: ApplyWrite): Obj {
   if (last?.time) own.time = last.time;
   if (w.subresource) own.subresource = w.subresource;
   records.set(id, own);
-  if (last && !last.within(configSet)) merged = prune(merged, records, last.set, w.node);
+  const stored = withoutSystemFields(configSet);
+  // The same fields as last time (the stored set is within the configuration's): nothing to prune.
+  const sameFields = last !== undefined && last.encodes(stored);
+  if (last && !sameFields && !last.within(configSet)) merged = prune(merged, records, last.set, w.node);
 
   const cmp = compareValues(trackedPart(live, w.scope), trackedPart(merged, w.scope), w.node);
   const changed = cmp.modified.union(cmp.added);
@@ -101,8 +104,8 @@ export function applyConfiguration(w: ApplyWrite): Obj {
     throw conflictError(conflictsOf(owners));
   }
   for (const [key, r] of records) if (key !== id) r.remove(changed, cmp.removed);
-  own.set = withoutSystemFields(own.set);
-  if (last) own.reuseEncoding(last);
+  own.set = stored;
+  if (sameFields) own.shareEncoding(last);
   if (!deepEqual(live, merged) || own.time === undefined) own.time = w.time;
   const entries = encodeEntries(records.values());
   const meta = (merged.metadata ??= {}) as Obj;

@@ -73,9 +73,14 @@ export class ManagerRecord implements ManagerId {
     this.set = this.set.union(paths);
   }
 
-  /** Keeps `other`'s FieldsV1 when it encodes this record's set too. */
-  reuseEncoding(other: ManagerRecord): void {
-    if (other.encoded && !this.encoded && this.decoded && matchesEncoding(this.decoded, other.encoded)) this.encoded = other.encoded;
+  /** Whether the record's stored FieldsV1 is exactly the encoding of `paths`. */
+  encodes(paths: FieldSet): boolean {
+    return this.encoded !== undefined && matchesEncoding(paths, this.encoded);
+  }
+
+  /** Takes `other`'s stored FieldsV1 for this record's set, which `other.encodes` has found equal. */
+  shareEncoding(other: ManagerRecord): void {
+    this.encoded = other.encoded;
   }
 }
 

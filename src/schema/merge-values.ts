@@ -6,7 +6,7 @@
  * subtree the merge leaves as it was is lhs's own (shared, not copied), so that what compares
  * the result with lhs meets the same objects. Pure.
  */
-import type { SchemaNode } from './schema-node';
+import { listMapKeys, listType, type SchemaNode } from './schema-node';
 import { elementOf, indexItems, isPlainObject, memberType, shapeOf } from './typed-node';
 
 type Obj = Record<string, any>;
@@ -70,6 +70,7 @@ function identical(a: unknown, b: unknown): boolean {
 
 function mergeLists(lhs: unknown[], rhs: unknown[], node: SchemaNode | undefined): unknown[] {
   const element = elementOf(node);
+  if (sameKeyedItems(lhs, rhs, node)) return lhs.map((l, i) => mergeValues(l, rhs[i], element));
   const left = indexItems(node, lhs);
   const right = indexItems(node, rhs);
   const lOrder = [...left.keys()];
@@ -118,4 +119,26 @@ function mergeLists(lhs: unknown[], rhs: unknown[], node: SchemaNode | undefined
     }
   }
   return out;
+}
+
+/**
+ * Whether both lists name the same items in the same order, none twice, by a single list-map key
+ * holding a string, number or boolean (the common case: an apply sends the list it sent before),
+ * so that the merge pairs the items by position.
+ */
+function sameKeyedItems(lhs: unknown[], rhs: unknown[], node: SchemaNode | undefined): boolean {
+  if (lhs.length !== rhs.length || listType(node) !== 'map') return false;
+  const keys = listMapKeys(node);
+  if (keys.length !== 1) return false;
+  const key = keys[0]!;
+  const seen = new Set<unknown>();
+  for (let i = 0; i < lhs.length; i++) {
+    const l = lhs[i];
+    const r = rhs[i];
+    if (!isPlainObject(l) || !isPlainObject(r)) return false;
+    const v = l[key];
+    if (v !== r[key] || (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') || seen.has(v)) return false;
+    seen.add(v);
+  }
+  return true;
 }
