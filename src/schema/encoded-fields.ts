@@ -61,7 +61,7 @@ export function encodedIntersects(fields: Obj, set: FieldSet): boolean {
 /** Whether every member of `set` is a member of the encoded set. */
 export function encodedContains(fields: Obj, set: FieldSet): boolean {
   for (const [k, c] of set.children) {
-    if (c.isEmpty()) continue;
+    if (isEmptyLeaf(c)) continue;
     const sub = fields[k] as Obj | undefined;
     if (sub === undefined || k === '.') return false;
     if (c.member && !isMember(sub)) return false;
@@ -83,6 +83,15 @@ export function encodedWithin(fields: Obj, set: FieldSet): boolean {
   return true;
 }
 
+/**
+ * A node with nothing below it. A set's other empty nodes (non-members whose children are all
+ * empty: no FieldSet operation makes them) are taken as present: the answers below may then be
+ * false where the decoded set's is true (the caller decodes and asks again), never the reverse.
+ */
+function isEmptyLeaf(set: FieldSet): boolean {
+  return !set.member && set.children.size === 0;
+}
+
 /** Whether `set` encodes as `fields` (a normal encoding of a root). */
 export function matchesEncoding(set: FieldSet, fields: Obj): boolean {
   return !set.member && childrenMatch(set, fields);
@@ -91,7 +100,7 @@ export function matchesEncoding(set: FieldSet, fields: Obj): boolean {
 function childrenMatch(set: FieldSet, fields: Obj): boolean {
   let n = 0;
   for (const [k, c] of set.children) {
-    if (c.isEmpty()) continue;
+    if (isEmptyLeaf(c)) continue;
     const sub = fields[k] as Obj | undefined;
     if (sub === undefined || k === '.' || c.member !== isMember(sub) || !childrenMatch(c, sub)) return false;
     n++;

@@ -157,7 +157,8 @@ function withoutSystemFields(set: FieldSet): FieldSet {
     const kept = shallowCopy(meta);
     kept.member = false;
     for (const k of UNTRACKED_META) kept.children.delete(`f:${k}`);
-    out.children.set('f:metadata', kept);
+    if (kept.children.size > 0) out.children.set('f:metadata', kept);
+    else out.children.delete('f:metadata');
   }
   return out;
 }

@@ -6,7 +6,7 @@
  */
 import { FieldSet, pathString } from './field-set';
 import type { SchemaNode } from './schema-node';
-import { acceptsMember, declaresField, elementOf, fieldElement, isPlainObject, itemElement, memberType, shapeOf } from './typed-node';
+import { declaresField, elementOf, fieldElement, isPlainObject, itemElement, memberType, shapeOf } from './typed-node';
 
 type Obj = Record<string, any>;
 
@@ -58,18 +58,21 @@ function walk(value: unknown, node: SchemaNode | undefined, set: FieldSet, path:
     }
     case 'map': {
       if (!isPlainObject(value)) return;
+      const typed = node !== undefined && node.type !== 'any';
       for (const key of Object.keys(value)) {
         const pe = fieldElement(key);
         path.push(pe);
-        if (!acceptsMember(node, key)) {
+        // acceptsMember, memberType and declaresField with one lookup.
+        const declared = node?.properties?.get(key);
+        if (typed && !declared && node.values === undefined && !node.preserveUnknownFields) {
           errors.push(`${pathString(path)}: field not declared in schema`);
           path.pop();
           continue;
         }
         const v = (value as Obj)[key];
         const child = set.child(pe);
-        walk(v, memberType(node, key), child, path, errors);
-        if (v === null || (isPlainObject(v) && Object.keys(v).length === 0) || !declaresField(node, key)) child.member = true;
+        walk(v, typed ? (declared ?? node.values) : undefined, child, path, errors);
+        if (v === null || !declared || isEmptyObject(v)) child.member = true;
         else if (!child.member && child.children.size === 0) set.children.delete(pe);
         path.pop();
       }
@@ -90,4 +93,10 @@ export function ensureNamedFieldsAreMembers(set: FieldSet, node: SchemaNode | un
     out.children.set(key, sub);
   }
   return out;
+}
+
+function isEmptyObject(v: unknown): boolean {
+  if (!isPlainObject(v)) return false;
+  for (const _ in v) return false;
+  return true;
 }
