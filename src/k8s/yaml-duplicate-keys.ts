@@ -4,13 +4,13 @@
  * sigs.k8s.io/yaml's YAMLToJSONStrict wraps. Pure.
  */
 import YAML, { isMap, isScalar, LineCounter } from 'yaml';
-import { goJsonSyntaxError } from './go-json';
 import { scanJsonFields } from './json-field-scan';
 
 /** go-yaml's line for each repeated key; empty when there is none or the text does not parse. */
 export function yamlDuplicateKeys(body: Buffer): string[] {
   const text = body.toString('utf8');
-  if (goJsonSyntaxError(body) === undefined) return jsonDuplicateKeys(text);
+  const json = parseJson(text);
+  if (json !== NOT_JSON) return keyCount(json) === textKeyCount(text) ? [] : jsonDuplicateKeys(text);
   const lineCounter = new LineCounter();
   const doc = YAML.parseDocument(text, { version: '1.1', uniqueKeys: false, lineCounter });
   if (doc.errors.length > 0) return [];
@@ -36,6 +36,52 @@ export function yamlDuplicateKeys(body: Buffer): string[] {
 /** The same lines for a JSON text, found by the (cheaper) JSON scan. */
 function jsonDuplicateKeys(text: string): string[] {
   return scanJsonFields(text).duplicates.map((d) => `line ${lineOf(text, d.offset)}: key ${goValue(d.key)} already set in map`);
+}
+
+const NOT_JSON = Symbol('not JSON');
+
+/**
+ * The value of a JSON text, or NOT_JSON. JSON.parse accepts exactly the texts Go's scanner does
+ * (both follow RFC 8259; invalid UTF-8, which Go passes through, is U+FFFD in `text`).
+ */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+/** The keys of every object in a parsed value: fewer than the text has when a key repeats. */
+function keyCount(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  let n = 0;
+  if (Array.isArray(value)) {
+    for (const v of value) n += keyCount(v);
+    return n;
+  }
+  for (const k of Object.keys(value)) n += 1 + keyCount((value as Record<string, unknown>)[k]);
+  return n;
+}
+
+/** The keys written in a valid JSON text: string literals followed by a colon. */
+function textKeyCount(text: string): number {
+  let n = 0;
+  let i = text.indexOf('"');
+  while (i !== -1) {
+    let end = i;
+    for (;;) {
+      end = text.indexOf('"', end + 1);
+      let slashes = 0;
+      while (text.charCodeAt(end - 1 - slashes) === 0x5c) slashes++;
+      if (slashes % 2 === 0) break;
+    }
+    let next = end + 1;
+    for (let c = text.charCodeAt(next); c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09; c = text.charCodeAt(++next));
+    if (text.charCodeAt(next) === 0x3a) n++;
+    i = text.indexOf('"', next);
+  }
+  return n;
 }
 
 function lineOf(text: string, offset: number): number {

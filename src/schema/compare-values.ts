@@ -2,7 +2,8 @@
  * TypedValue.Compare: the paths a change from `lhs` to `rhs` added, modified and removed. Leaves
  * (scalars, atomic values, maps and lists empty on both sides) are compared by value; a granular
  * map or list is walked member by member and is itself added or removed when absent on one side.
- * `undefined` is an absent value (JSON null is a value). Pure.
+ * `undefined` is an absent value (JSON null is a value). Members equal on both sides are skipped
+ * without a walk. Pure.
  */
 import { FieldSet } from './field-set';
 import type { SchemaNode } from './schema-node';
@@ -30,6 +31,7 @@ function walk(l: unknown, r: unknown, node: SchemaNode | undefined, path: string
     const lm = (isPlainObject(l) ? l : {}) as Obj;
     const rm = (isPlainObject(r) ? r : {}) as Obj;
     for (const key of Object.keys(lm)) {
+      if (same(lm[key], rm[key])) continue;
       path.push(fieldElement(key));
       walk(lm[key], rm[key], memberType(node, key), path, c);
       path.pop();
@@ -48,6 +50,7 @@ function walk(l: unknown, r: unknown, node: SchemaNode | undefined, path: string
     const ri = indexItems(node, Array.isArray(r) ? r : null);
     const element = elementOf(node);
     for (const [pe, item] of li) {
+      if (same(item, ri.get(pe))) continue;
       path.push(pe);
       walk(item, ri.get(pe), element, path, c);
       path.pop();
@@ -64,6 +67,11 @@ function walk(l: unknown, r: unknown, node: SchemaNode | undefined, path: string
   if (l === undefined) c.added.insert(path);
   else if (r === undefined) c.removed.insert(path);
   else if (!deepEqual(l, r)) c.modified.insert(path);
+}
+
+/** A present value equal on both sides: nothing below it was added, modified or removed. */
+function same(l: unknown, r: unknown): boolean {
+  return l !== undefined && deepEqual(l, r);
 }
 
 function after(l: unknown, r: unknown, path: string[], c: Comparison): void {

@@ -12,7 +12,7 @@ import { trackedPart, UNTRACKED_META, type ManagedFieldsEntry, type ManagedScope
 import { FieldSet } from './field-set';
 import { compareValues, deepEqual } from './compare-values';
 import { conflictError, conflictsOf, type ConflictOwner } from './conflicts';
-import { decodeEntries, encodeEntries, identity, type ManagerRecord } from './managed-fields-entries';
+import { decodeEntries, encodeEntries, identity, ManagerRecord } from './managed-fields-entries';
 import { mergeValues } from './merge-values';
 import { removeFields } from './remove-fields';
 import type { SchemaNode } from './schema-node';
@@ -43,13 +43,21 @@ export function managedFieldsAfterUpdate(w: UpdateWrite): ManagedFieldsEntry[] {
   const records = decodeEntries(w.entries);
   const cmp = compareValues(trackedPart(w.before, w.scope), trackedPart(w.after, w.scope), w.node);
   const changed = stripSystemFields(cmp.modified.union(cmp.added), w.scope);
-  for (const r of records.values()) r.set = r.set.difference(changed).difference(cmp.removed);
+  const id = identity({ manager: w.manager, operation: 'Update', apiVersion: w.apiVersion, subresource: w.subresource });
+  let own = changed.isEmpty() ? undefined : records.get(id);
+  // The writer's own record gets `changed` back below: (set − changed − removed) ∪ changed is (set − removed) ∪ changed.
+  for (const r of records.values()) {
+    if (r === own) r.remove(cmp.removed);
+    else r.remove(changed, cmp.removed);
+  }
   if (!changed.isEmpty()) {
-    const id = identity({ manager: w.manager, operation: 'Update', apiVersion: w.apiVersion, subresource: w.subresource });
-    const own = records.get(id);
-    const r: ManagerRecord = { manager: w.manager, operation: 'Update', apiVersion: w.apiVersion, time: w.time, set: own ? own.set.union(changed) : changed };
-    if (w.subresource) r.subresource = w.subresource;
-    records.set(id, r);
+    if (own) own.add(changed);
+    else {
+      own = new ManagerRecord(w.manager, 'Update', w.apiVersion, changed);
+      if (w.subresource) own.subresource = w.subresource;
+      records.set(id, own);
+    }
+    own.time = w.time;
   }
   return encodeEntries(records.values());
 }
@@ -75,26 +83,29 @@ export function applyConfiguration(w: ApplyWrite): Obj {
   let merged = mergeValues(live, w.config, w.node) as Obj;
   const id = identity({ manager: w.manager, operation: 'Apply', apiVersion: w.apiVersion, subresource: w.subresource });
   const last = records.get(id);
-  const own: ManagerRecord = { manager: w.manager, operation: 'Apply', apiVersion: w.apiVersion, set: configSet };
+  const own = new ManagerRecord(w.manager, 'Apply', w.apiVersion, configSet);
   if (last?.time) own.time = last.time;
   if (w.subresource) own.subresource = w.subresource;
   records.set(id, own);
-  if (last && !last.set.difference(configSet).isEmpty()) merged = prune(merged, records, last.set, w.node);
+  const stored = withoutSystemFields(configSet);
+  // The same fields as last time (the stored set is within the configuration's): nothing to prune.
+  const sameFields = last !== undefined && last.encodes(stored);
+  if (last && !sameFields && !last.within(configSet)) merged = prune(merged, records, last.set, w.node);
 
   const cmp = compareValues(trackedPart(live, w.scope), trackedPart(merged, w.scope), w.node);
   const changed = cmp.modified.union(cmp.added);
   const conflicts: Array<[ManagerRecord, FieldSet]> = [];
   for (const [key, r] of records) {
     if (key === id) continue;
-    const c = r.set.intersection(changed);
-    if (!c.isEmpty()) conflicts.push([r, c]);
+    if (r.intersects(changed)) conflicts.push([r, r.set.intersection(changed)]);
   }
   if (conflicts.length > 0 && !w.force) {
     const owners = conflicts.map(([r, c]) => [ownerOf(r), c] as const).sort(([a], [b]) => (identity(a) < identity(b) ? -1 : 1));
     throw conflictError(conflictsOf(owners));
   }
-  for (const [key, r] of records) if (key !== id) r.set = r.set.difference(changed).difference(cmp.removed);
-  own.set = withoutSystemFields(own.set);
+  for (const [key, r] of records) if (key !== id) r.remove(changed, cmp.removed);
+  own.set = stored;
+  if (sameFields) own.shareEncoding(last);
   if (!deepEqual(live, merged) || own.time === undefined) own.time = w.time;
   const entries = encodeEntries(records.values());
   const meta = (merged.metadata ??= {}) as Obj;
@@ -136,24 +147,35 @@ export function stripSystemFields(set: FieldSet, scope: ManagedScope): FieldSet 
   return withoutSystemFields(withoutResetFields(set, scope));
 }
 
-/** Without apiVersion, kind and system metadata (`metadata` itself no member). */
+/** Without apiVersion, kind and system metadata (`metadata` itself no member). Shares the nodes it keeps with `set`. */
 function withoutSystemFields(set: FieldSet): FieldSet {
-  const out = set.copy();
+  const out = shallowCopy(set);
   out.children.delete('f:apiVersion');
   out.children.delete('f:kind');
-  const meta = out.children.get('f:metadata');
+  const meta = set.children.get('f:metadata');
   if (meta) {
-    meta.member = false;
-    for (const k of UNTRACKED_META) meta.children.delete(`f:${k}`);
+    const kept = shallowCopy(meta);
+    kept.member = false;
+    for (const k of UNTRACKED_META) kept.children.delete(`f:${k}`);
+    if (kept.children.size > 0) out.children.set('f:metadata', kept);
+    else out.children.delete('f:metadata');
   }
   return out;
 }
 
-/** Without the fields the write's scope resets: status for the main resource, all but status for /status. */
+/** Without the fields the write's scope resets: status for the main resource, all but status for /status. Shares the nodes it keeps with `set`. */
 function withoutResetFields(set: FieldSet, scope: ManagedScope): FieldSet {
-  if (scope === 'all') return set;
-  const out = set.copy();
+  if (scope === 'all' || (scope === 'main' && !set.children.has('f:status'))) return set;
+  const out = shallowCopy(set);
   if (scope === 'main') out.children.delete('f:status');
   if (scope === 'status') for (const k of [...out.children.keys()]) if (k !== 'f:status') out.children.delete(k);
+  return out;
+}
+
+/** A node with the same member flag and the same child nodes (FieldSet operations never change their operands). */
+function shallowCopy(set: FieldSet): FieldSet {
+  const out = new FieldSet();
+  out.member = set.member;
+  for (const [k, c] of set.children) out.children.set(k, c);
   return out;
 }

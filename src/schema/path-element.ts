@@ -32,17 +32,15 @@ export function comparePathElements(a: string, b: string): number {
   const ka = KIND_ORDER[a[0]!] ?? 4;
   const kb = KIND_ORDER[b[0]!] ?? 4;
   if (ka !== kb) return ka - kb;
-  const ra = a.slice(2);
-  const rb = b.slice(2);
   switch (a[0]) {
     case 'f':
-      return compareStrings(ra, rb);
+      return compareStrings(a.slice(2), b.slice(2));
     case 'k':
-      return compareFieldLists(parse(ra) as Obj, parse(rb) as Obj);
+      return compareFieldLists(keyFields(a), keyFields(b));
     case 'v':
-      return compareValues(parse(ra), parse(rb));
+      return compareValues(parse(a.slice(2)), parse(b.slice(2)));
     case 'i':
-      return Number(ra) - Number(rb);
+      return Number(a.slice(2)) - Number(b.slice(2));
     default:
       return compareStrings(a, b);
   }
@@ -96,14 +94,28 @@ function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function compareFieldLists(a: Obj, b: Obj): number {
-  const na = Object.keys(a).sort();
-  const nb = Object.keys(b).sort();
-  for (let i = 0; i < Math.min(na.length, nb.length); i++) {
-    const c = compareStrings(na[i]!, nb[i]!) || compareValues(a[na[i]!], b[nb[i]!]);
+type KeyFields = ReadonlyArray<readonly [string, unknown]>;
+
+const keyFieldsOf = new Map<string, KeyFields>();
+
+/** The fields of a `k:` element, names sorted (parsed once per element text). */
+function keyFields(element: string): KeyFields {
+  let fields = keyFieldsOf.get(element);
+  if (fields) return fields;
+  const obj = parse(element.slice(2));
+  const named = (obj === null || obj === undefined ? {} : Object(obj)) as Obj;
+  fields = Object.keys(named).sort().map((n) => [n, named[n]] as const);
+  if (keyFieldsOf.size > 10_000) keyFieldsOf.clear();
+  keyFieldsOf.set(element, fields);
+  return fields;
+}
+
+function compareFieldLists(a: KeyFields, b: KeyFields): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const c = compareStrings(a[i]![0], b[i]![0]) || compareValues(a[i]![1], b[i]![1]);
     if (c !== 0) return c;
   }
-  return na.length - nb.length;
+  return a.length - b.length;
 }
 
 /** value.Compare: by type (null, bool, number, string, list, map), then by value. */

@@ -78,9 +78,32 @@ export function elementType(node: SchemaNode | undefined): SchemaNode | undefine
   return node.type === 'array' ? node.items : node.type === 'map' ? node.values : undefined;
 }
 
+/** What the helpers below derive from a node, worked out once per node (nodes are immutable). */
+interface Derived {
+  strategies: readonly string[];
+  listType: ListType;
+  listMapKeys: readonly string[];
+}
+
+const derivedOf = new WeakMap<SchemaNode, Derived>();
+const NO_STRATEGIES: readonly string[] = Object.freeze([]);
+const UNTYPED: Derived = Object.freeze({ strategies: NO_STRATEGIES, listType: 'atomic', listMapKeys: NO_STRATEGIES });
+
+function derived(node: SchemaNode | undefined): Derived {
+  if (!node) return UNTYPED;
+  let d = derivedOf.get(node);
+  if (d) return d;
+  const strategies = node.patchStrategy ? Object.freeze(node.patchStrategy.split(',').map((s) => s.trim())) : NO_STRATEGIES;
+  const type: ListType = node.listType ?? (strategies.includes('merge') ? (node.patchMergeKey ? 'map' : 'set') : 'atomic');
+  const keys = type !== 'map' ? NO_STRATEGIES : (node.listMapKeys ?? (node.patchMergeKey ? [node.patchMergeKey] : NO_STRATEGIES));
+  d = { strategies, listType: type, listMapKeys: keys };
+  derivedOf.set(node, d);
+  return d;
+}
+
 /** The patch strategy parts (`merge`, `retainKeys`, `replace`) of a node's `x-kubernetes-patch-strategy`. */
-export function patchStrategies(node: SchemaNode | undefined): string[] {
-  return node?.patchStrategy ? node.patchStrategy.split(',').map((s) => s.trim()) : [];
+export function patchStrategies(node: SchemaNode | undefined): readonly string[] {
+  return derived(node).strategies;
 }
 
 /** `x-kubernetes-patch-strategy` as written (`merge`, `retainKeys`, `merge,retainKeys`), or undefined. */
@@ -99,15 +122,12 @@ export function patchMergeKey(node: SchemaNode | undefined): string | undefined 
  * patch merge key (a `set` without one), and any other list is `atomic`.
  */
 export function listType(node: SchemaNode | undefined): ListType {
-  if (node?.listType) return node.listType;
-  if (patchStrategies(node).includes('merge')) return node?.patchMergeKey ? 'map' : 'set';
-  return 'atomic';
+  return derived(node).listType;
 }
 
 /** The keys of a `map` list: `x-kubernetes-list-map-keys`, else the patch merge key; [] for other lists. */
 export function listMapKeys(node: SchemaNode | undefined): readonly string[] {
-  if (listType(node) !== 'map') return [];
-  return node?.listMapKeys ?? (node?.patchMergeKey ? [node.patchMergeKey] : []);
+  return derived(node).listMapKeys;
 }
 
 /** `x-kubernetes-map-type` of an object or map node; `granular` when absent. */

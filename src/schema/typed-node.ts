@@ -64,9 +64,11 @@ export function itemElement(list: SchemaNode | undefined, item: unknown, index: 
   if (type === 'set') return valueElement(item);
   if (type !== 'map') return indexElement(index);
   if (!isPlainObject(item)) throw new Error(item === null ? 'associative list with keys may not have a null element' : 'associative list with keys may not have non-map elements');
+  const keys = listMapKeys(list);
+  if (keys.length === 1 && item[keys[0]!] !== undefined) return `k:{${JSON.stringify(keys[0])}:${JSON.stringify(item[keys[0]!])}}`;
   const element = elementOf(list);
   const fields: Array<[string, unknown]> = [];
-  for (const key of listMapKeys(list)) {
+  for (const key of keys) {
     if (item[key] !== undefined) fields.push([key, item[key]]);
     else {
       const def = element?.properties?.get(key)?.default;

@@ -10,32 +10,47 @@ type Obj = Record<string, unknown>;
 
 export function pruneUnknownFields(obj: Obj, node: SchemaNode): string[] {
   const found: string[] = [];
-  walk(obj, node, '', found);
+  walk(obj, node, [], found);
   return found;
 }
 
-function walk(value: unknown, node: SchemaNode | undefined, path: string, found: string[]): void {
+/** `path`: the keys (strings) and indexes (numbers) down to `value`, joined only for a field found. */
+function walk(value: unknown, node: SchemaNode | undefined, path: Array<string | number>, found: string[]): void {
   if (!node || value === null || typeof value !== 'object' || keepsUnknownFields(node)) return;
   if (Array.isArray(value)) {
     if (node.type !== 'array') return;
-    value.forEach((item, i) => walk(item, node.items, `${path}[${i}]`, found));
+    for (let i = 0; i < value.length; i++) {
+      path.push(i);
+      walk(value[i], node.items, path, found);
+      path.pop();
+    }
     return;
   }
   const obj = value as Obj;
   if (node.type === 'map') {
     const values = elementType(node);
-    for (const [k, v] of Object.entries(obj)) walk(v, values, path ? `${path}.${k}` : k, found);
+    for (const k of Object.keys(obj)) {
+      path.push(k);
+      walk(obj[k], values, path, found);
+      path.pop();
+    }
     return;
   }
   if (node.type !== 'object') return;
-  for (const [k, v] of Object.entries(obj)) {
-    const at = path ? `${path}.${k}` : k;
+  for (const k of Object.keys(obj)) {
     const field = node.properties?.get(k) ?? node.values;
+    path.push(k);
     if (!field) {
-      found.push(at);
+      found.push(pathText(path));
       delete obj[k];
-      continue;
-    }
-    walk(v, field, at, found);
+    } else walk(obj[k], field, path, found);
+    path.pop();
   }
+}
+
+/** `metadata.bogus`, `spec.template.spec.containers[0].imagee`. */
+function pathText(path: ReadonlyArray<string | number>): string {
+  let out = '';
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${p}` : p;
+  return out;
 }

@@ -6,7 +6,7 @@
  */
 import { FieldSet, pathString } from './field-set';
 import type { SchemaNode } from './schema-node';
-import { acceptsMember, declaresField, elementOf, fieldElement, isPlainObject, itemElement, memberType, shapeOf } from './typed-node';
+import { declaresField, elementOf, fieldElement, isPlainObject, itemElement, memberType, shapeOf } from './typed-node';
 
 type Obj = Record<string, any>;
 
@@ -29,43 +29,51 @@ export function valueFieldSet(value: unknown, node: SchemaNode | undefined, stri
   return set;
 }
 
+/** Fills `set`, the node of `path`, with the fields of `value`; a member node that ends up empty is removed by its parent. */
 function walk(value: unknown, node: SchemaNode | undefined, set: FieldSet, path: string[], errors: string[]): void {
   switch (shapeOf(node, value)) {
     case 'scalar':
     case 'atomic':
-      set.insert(path);
+      set.member = true;
       return;
     case 'list': {
       if (!Array.isArray(value)) return;
       const element = elementOf(node);
-      value.forEach((item, i) => {
+      for (let i = 0; i < value.length; i++) {
+        const item = value[i];
         let pe: string;
         try {
           pe = itemElement(node, item, i);
         } catch (err) {
           errors.push(`${pathString(path)}: element ${i}: ${(err as Error).message}`);
-          return;
+          continue;
         }
         path.push(pe);
-        walk(item, element, set, path, errors);
-        set.insert(path);
+        const child = set.child(pe);
+        walk(item, element, child, path, errors);
+        child.member = true;
         path.pop();
-      });
+      }
       return;
     }
     case 'map': {
       if (!isPlainObject(value)) return;
+      const typed = node !== undefined && node.type !== 'any';
       for (const key of Object.keys(value)) {
         const pe = fieldElement(key);
         path.push(pe);
-        if (!acceptsMember(node, key)) {
+        // acceptsMember, memberType and declaresField with one lookup.
+        const declared = node?.properties?.get(key);
+        if (typed && !declared && node.values === undefined && !node.preserveUnknownFields) {
           errors.push(`${pathString(path)}: field not declared in schema`);
           path.pop();
           continue;
         }
         const v = (value as Obj)[key];
-        walk(v, memberType(node, key), set, path, errors);
-        if (v === null || (isPlainObject(v) && Object.keys(v).length === 0) || !declaresField(node, key)) set.insert(path);
+        const child = set.child(pe);
+        walk(v, typed ? (declared ?? node.values) : undefined, child, path, errors);
+        if (v === null || !declared || isEmptyObject(v)) child.member = true;
+        else if (!child.member && child.children.size === 0) set.children.delete(pe);
         path.pop();
       }
     }
@@ -85,4 +93,10 @@ export function ensureNamedFieldsAreMembers(set: FieldSet, node: SchemaNode | un
     out.children.set(key, sub);
   }
   return out;
+}
+
+function isEmptyObject(v: unknown): boolean {
+  if (!isPlainObject(v)) return false;
+  for (const _ in v) return false;
+  return true;
 }

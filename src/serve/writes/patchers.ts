@@ -100,9 +100,12 @@ export function applyJsonPatch({ current, patch }: PatchInput): Obj {
 
 /** The patch body as JSON, or the apiserver's 400 for broken JSON. */
 export function decodePatch(patch: Buffer): unknown {
-  const syntax = goJsonSyntaxError(patch);
-  if (syntax) throw badRequestMessage(`error decoding patch: ${syntax}`);
-  return JSON.parse(patch.toString('utf8'));
+  try {
+    return JSON.parse(patch.toString('utf8'));
+  } catch {
+    // JSON.parse and Go's scanner accept the same texts; the message is Go's.
+    throw badRequestMessage(`error decoding patch: ${goJsonSyntaxError(patch) ?? 'unexpected end of JSON input'}`);
+  }
 }
 
 /** The JSON kind Go's UnmarshalTypeError names. */
