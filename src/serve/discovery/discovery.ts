@@ -202,7 +202,7 @@ export class Discovery {
     if (!/^\/openapi\/v[23](\/.*)?$/.test(path)) return false;
     const answers = this.recorded.openapi.get(path);
     if (!answers || answers.length === 0) {
-      if (path !== '/openapi/v3' && this.builtinOpenApi?.handle(req, res, path)) return true;
+      if (path !== '/openapi/v3' && this.builtinOpenApi?.handle(req, res, path, this.custom())) return true;
       if (path.startsWith('/openapi/v3') && !this.recordedOpenApiV3()) this.sendBuiltinOpenApiV3(req, res, path);
       else sendStatusBody(req, res, resourceNotFound());
       return true;
