@@ -80,3 +80,28 @@ describe('CRDs in /openapi/v2 and /openapi/v3', () => {
     expect(explained.stderr).toContain('the server doesn\'t have a resource type "widgets"');
   });
 });
+
+describe('a CRD with CEL rules (x-kubernetes-validations)', () => {
+  it('installs and serves; the rules are published in /openapi/v3 but not evaluated (a violating object is stored)', async () => {
+    const api = await serve({ seed: 7 });
+    try {
+      const crd = structuredClone(CRD);
+      crd.metadata.name = 'gauges.example.com';
+      crd.spec.names = { plural: 'gauges', singular: 'gauge', kind: 'Gauge', listKind: 'GaugeList' };
+      const spec = crd.spec.versions[0].schema.openAPIV3Schema.properties.spec;
+      spec['x-kubernetes-validations'] = [{ rule: 'self.replicas <= 5', message: 'at most 5 replicas' }];
+      const created = await request(api.url, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(crd) });
+      expect(created.status).toBe(201);
+      const cr = { apiVersion: 'example.com/v1', kind: 'Gauge', metadata: { name: 'g1' }, spec: { size: 'small', replicas: 9 } };
+      const stored = await request(api.url, '/apis/example.com/v1/namespaces/default/gauges', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(cr) });
+      expect(stored.status).toBe(201);
+      expect(stored.json.spec.replicas).toBe(9);
+      const doc = (await get(`${api.url}/openapi/v3/apis/example.com/v1`)).json;
+      expect(doc.components.schemas['com.example.v1.Gauge'].properties.spec['x-kubernetes-validations']).toEqual([{ rule: 'self.replicas <= 5', message: 'at most 5 replicas' }]);
+      const v2 = (await get(`${api.url}/openapi/v2`)).json.definitions['com.example.v1.Gauge'];
+      expect(v2.properties.spec['x-kubernetes-validations']).toBeUndefined();
+    } finally {
+      await api.close();
+    }
+  });
+});
