@@ -53,12 +53,16 @@ class DecodeWalk {
     switch (node.type) {
       case 'any':
         return;
-      case 'quantity':
-        return checkQuantity(value);
-      case 'int-or-string':
-        if (typeof value === 'string') return;
-        if (typeof value === 'number' && Number.isInteger(value) && fitsInt(value, 'int32')) return;
-        throw new HardError(`json: cannot unmarshal ${jsonKind(value, true)} into Go value of type int32`);
+      case 'quantity': {
+        const error = quantityError(value);
+        if (error) throw new HardError(error);
+        return;
+      }
+      case 'int-or-string': {
+        const error = intOrStringError(value);
+        if (error) throw new HardError(error);
+        return;
+      }
       case 'object':
         if (!isObject(value)) return this.typeError(jsonKind(value), struct, path, node);
         return this.object(value, node, struct, path);
@@ -110,7 +114,7 @@ function goNumber(value: number): string {
   return String(value);
 }
 
-function fitsInt(value: number, format: string | undefined): boolean {
+export function fitsInt(value: number, format: string | undefined): boolean {
   if (format === 'int32') return value >= -2147483648 && value <= 2147483647;
   return Number.isSafeInteger(value) || Math.abs(value) < 2 ** 63;
 }
@@ -153,13 +157,21 @@ export function goType(node: SchemaNode | undefined): string {
 const QUANTITY_FORMAT = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 const QUANTITY_SUFFIXES = new Set(['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei', 'n', 'u', 'm', 'k', 'M', 'G', 'T', 'P', 'E']);
 
-/** resource.Quantity's UnmarshalJSON: quotes stripped, then ParseQuantity of the text. */
-function checkQuantity(value: unknown): void {
+/** resource.Quantity's UnmarshalJSON error for a JSON value: quotes stripped, then ParseQuantity of the text. */
+export function quantityError(value: unknown): string | undefined {
   const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : JSON.stringify(value);
   const m = /^[+-]?(\d*)(?:\.(\d*))?([eEinumkKMGTP]*[-+]?\d*)$/.exec(text);
-  if (!m || text === '' || (m[1] === '' && m[2] === undefined)) throw new HardError(QUANTITY_FORMAT);
+  if (!m || text === '' || (m[1] === '' && m[2] === undefined)) return QUANTITY_FORMAT;
   const suffix = m[3]!;
-  if (!QUANTITY_SUFFIXES.has(suffix) && !/^[eE][-+]?\d+$/.test(suffix)) throw new HardError("unable to parse quantity's suffix");
+  if (!QUANTITY_SUFFIXES.has(suffix) && !/^[eE][-+]?\d+$/.test(suffix)) return "unable to parse quantity's suffix";
+  return undefined;
+}
+
+/** intstr.IntOrString's UnmarshalJSON error (encoding/json into a string or an int32), if any. */
+export function intOrStringError(value: unknown): string | undefined {
+  if (typeof value === 'string') return undefined;
+  if (typeof value === 'number' && Number.isInteger(value) && fitsInt(value, 'int32')) return undefined;
+  return `json: cannot unmarshal ${jsonKind(value, true)} into Go value of type int32`;
 }
 
 const BASE64 = /[A-Za-z0-9+/]/;

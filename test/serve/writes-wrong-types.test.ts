@@ -138,4 +138,22 @@ describe('values of the wrong type in built-in kinds', () => {
     expect(r.json.details.causes).toEqual([{ reason: 'FieldValueInvalid', field: 'patch', message: expect.stringMatching(/json: cannot unmarshal number into Go struct field ConfigMap.data of type string$/) }]);
     expect((await get(`${api.url}/api/v1/namespaces/default/configmaps/cm-p`)).json.data).toEqual({ a: 'x' });
   });
+
+  it('a strategic merge patch whose result the unstructured converter cannot hold: 422 with its message (apimachinery runtime/converter.go fromUnstructured)', async () => {
+    const created = await post('/apis/apps/v1/namespaces/default/deployments', deployment('d-smp', '1'), 'application/yaml');
+    expect(created.status).toBe(201);
+    const smp = (body: unknown) => request(api.url, '/apis/apps/v1/namespaces/default/deployments/d-smp', {
+      method: 'PATCH', headers: { 'content-type': 'application/strategic-merge-patch+json' }, body: JSON.stringify(body),
+    });
+    const r = await smp({ spec: { replicas: 'three' } });
+    expect(r.status).toBe(422);
+    expect(r.json.message).toBe(' "" is invalid: patch: Invalid value: "map[spec:map[replicas:three]]": unrecognized type: int32');
+    expect(r.json.details).toEqual({ causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: "map[spec:map[replicas:three]]": unrecognized type: int32', field: 'patch' }] });
+    expect((await smp({ spec: { template: 'x' } })).json.message).toMatch(/: cannot restore struct from: string$/);
+    expect((await smp({ spec: { template: { spec: { containers: [{ name: 'c', image: 7 }] } } } })).json.message).toMatch(/: cannot convert int64 to string$/);
+    const k = await kubectl(api.kubeconfigPath, join(dir, 'cache'), ['patch', 'deployment', 'd-smp', '-p', '{"spec":{"replicas":"three"}}']);
+    expect(k.code).toBe(1);
+    expect(k.stderr).toContain('unrecognized type: int32');
+    expect((await get(`${api.url}/apis/apps/v1/namespaces/default/deployments/d-smp`)).json.spec.replicas).toBe(1);
+  });
 });
