@@ -156,4 +156,21 @@ describe('values of the wrong type in built-in kinds', () => {
     expect(k.stderr).toContain('unrecognized type: int32');
     expect((await get(`${api.url}/apis/apps/v1/namespaces/default/deployments/d-smp`)).json.spec.replicas).toBe(1);
   });
+
+  it('server-side apply: the fieldmanager’s 500 "failed to create typed patch object" (the Status shape of w3-apply-unknown-field; structured-merge-diff typed/validate.go wording); nothing stored', async () => {
+    const apply = (path: string, body: unknown) => request(api.url, `${path}?fieldManager=t`, { method: 'PATCH', headers: { 'content-type': 'application/apply-patch+yaml' }, body: JSON.stringify(body) });
+    const cm = await apply('/api/v1/namespaces/default/configmaps/cm-ssa', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm-ssa' }, data: { k: 1 } });
+    expect(cm.status).toBe(500);
+    expect(cm.json).toEqual({
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 500,
+      message: 'failed to create typed patch object (/cm-ssa; /v1, Kind=ConfigMap): .data.k: expected string, got &value.valueUnstructured{Value:1}',
+    });
+    expect((await get(`${api.url}/api/v1/namespaces/default/configmaps/cm-ssa`)).status).toBe(404);
+    const file = join(dir, 'd-ssa.yaml');
+    writeFileSync(file, deployment('d-ssa', 'three'));
+    const k = await kubectl(api.kubeconfigPath, join(dir, 'cache'), ['apply', '--server-side', '-f', file]);
+    expect(k.code).toBe(1);
+    expect(k.stderr).toContain('failed to create typed patch object (default/d-ssa; apps/v1, Kind=Deployment): .spec.replicas: expected numeric (int or float), got string');
+  });
 });
+
