@@ -18,7 +18,7 @@ type Obj = Record<string, unknown>;
 export function decodeTypeError(obj: Obj, root: SchemaNode): string | undefined {
   const walk = new DecodeWalk();
   try {
-    walk.object(obj, root, goName(root), [], true);
+    walk.object(obj, root, root, true);
   } catch (err) {
     if (err instanceof HardError) return err.message;
     throw err;
@@ -29,26 +29,29 @@ export function decodeTypeError(obj: Obj, root: SchemaNode): string | undefined 
 /** An UnmarshalJSON error: ends the decoding. */
 class HardError extends Error {}
 
+/** One pass over a body; `path` is the JSON field path of the value being looked at (names only). */
 class DecodeWalk {
   saved?: string;
+  private readonly path: string[] = [];
 
-  private save(message: string): void {
-    this.saved ??= message;
+  private typeError(value: string, struct: SchemaNode, node: SchemaNode): void {
+    this.saved ??= `json: cannot unmarshal ${value} into Go struct field ${goName(struct)}.${this.path.join('.')} of type ${goType(node)}`;
   }
 
-  private typeError(value: string, struct: string, path: string[], node: SchemaNode): void {
-    this.save(`json: cannot unmarshal ${value} into Go struct field ${struct}.${path.join('.')} of type ${goType(node)}`);
-  }
-
-  object(obj: Obj, node: SchemaNode, struct: string, path: string[], root = false): void {
-    for (const [k, v] of Object.entries(obj)) {
+  /** `struct`: the innermost object node with a Go type (a definition) the fields belong to. */
+  object(obj: Obj, node: SchemaNode, struct: SchemaNode, root = false): void {
+    const owner = node.definition ? node : struct;
+    for (const k in obj) {
       if (root && (k === 'metadata' || k === 'kind' || k === 'apiVersion')) continue;
       const field = node.properties?.get(k);
-      if (field) this.value(v, field, node.definition ? goName(node) : struct, [...path, k]);
+      if (!field) continue;
+      this.path.push(k);
+      this.value(obj[k], field, owner);
+      this.path.pop();
     }
   }
 
-  value(value: unknown, node: SchemaNode, struct: string, path: string[]): void {
+  value(value: unknown, node: SchemaNode, struct: SchemaNode): void {
     if (value === null || value === undefined) return;
     switch (node.type) {
       case 'any':
@@ -64,35 +67,33 @@ class DecodeWalk {
         return;
       }
       case 'object':
-        if (!isObject(value)) return this.typeError(jsonKind(value), struct, path, node);
-        return this.object(value, node, struct, path);
+        if (!isObject(value)) return this.typeError(jsonKind(value), struct, node);
+        return this.object(value, node, struct);
       case 'map':
-        if (!isObject(value)) return this.typeError(jsonKind(value), struct, path, node);
-        if (node.values) for (const v of Object.values(value)) this.value(v, node.values, struct, path);
+        if (!isObject(value)) return this.typeError(jsonKind(value), struct, node);
+        if (node.values) for (const k in value) this.value(value[k], node.values, struct);
         return;
       case 'array':
-        if (!Array.isArray(value)) {
-          // encoding/json decodes a base64 string into []byte; the schema says format byte then, not array.
-          return this.typeError(jsonKind(value), struct, path, node);
-        }
-        if (node.items) for (const v of value) this.value(v, node.items, struct, path);
+        // A base64 string for []byte is a `string` node of format byte, not an array.
+        if (!Array.isArray(value)) return this.typeError(jsonKind(value), struct, node);
+        if (node.items) for (const v of value) this.value(v, node.items, struct);
         return;
       case 'string':
-        if (typeof value !== 'string') return this.typeError(jsonKind(value), struct, path, node);
-        if (node.format === 'byte') {
+        if (typeof value !== 'string') return this.typeError(jsonKind(value), struct, node);
+        if (node.format === 'byte' && this.saved === undefined) {
           const at = base64ErrorAt(value);
-          if (at !== undefined) this.save(`illegal base64 data at input byte ${at}`);
+          if (at !== undefined) this.saved = `illegal base64 data at input byte ${at}`;
         }
         return;
       case 'boolean':
-        if (typeof value !== 'boolean') this.typeError(jsonKind(value), struct, path, node);
+        if (typeof value !== 'boolean') this.typeError(jsonKind(value), struct, node);
         return;
       case 'integer':
-        if (typeof value !== 'number') return this.typeError(jsonKind(value), struct, path, node);
-        if (!Number.isInteger(value) || !fitsInt(value, node.format)) this.typeError(`number ${goNumber(value)}`, struct, path, node);
+        if (typeof value !== 'number') return this.typeError(jsonKind(value), struct, node);
+        if (!Number.isInteger(value) || !fitsInt(value, node.format)) this.typeError(`number ${goNumber(value)}`, struct, node);
         return;
       case 'number':
-        if (typeof value !== 'number') this.typeError(jsonKind(value), struct, path, node);
+        if (typeof value !== 'number') this.typeError(jsonKind(value), struct, node);
         return;
     }
   }
