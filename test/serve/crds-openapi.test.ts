@@ -12,6 +12,7 @@ import YAML from 'yaml';
 import { serve, type ServeServer } from '../../src/serve';
 import { get, request } from '../support/http-client';
 import { eventually, kubectl } from '../support/kube-clients';
+import { RecordingBuilder } from '../support/recording-builder';
 
 const CRD = YAML.parseAllDocuments(readFileSync(join(__dirname, '..', 'fixtures', 'crds', 'widgets.yaml'), 'utf8'))[0]!.toJS();
 
@@ -102,6 +103,34 @@ describe('a CRD with CEL rules (x-kubernetes-validations)', () => {
       expect(v2.properties.spec['x-kubernetes-validations']).toBeUndefined();
     } finally {
       await api.close();
+    }
+  });
+});
+
+describe('CRDs over a recording that holds a real cluster’s /openapi/v3', () => {
+  it('the recorded index gains the CRD’s group-version, its document is served, and kubectl explain describes the kind', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kubetape-crd-openapi-rec-'));
+    const db = join(dir, 'r.db');
+    const b = new RecordingBuilder(db);
+    const recordedIndex = { paths: { 'api/v1': { serverRelativeURL: '/openapi/v3/api/v1?hash=AAAA' } } };
+    b.add({ url: '/openapi/v3', body: Buffer.from(JSON.stringify(recordedIndex)) });
+    b.list({ version: 'v1', resource: 'configmaps', kind: 'ConfigMap' }, { rv: 10, items: [] });
+    b.list({ group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition' }, { rv: 10, items: [] });
+    b.close();
+    const api = await serve({ db, crds: [join(__dirname, '..', 'fixtures', 'crds', 'widgets.yaml')] });
+    try {
+      const index = (await get(`${api.url}/openapi/v3`)).json;
+      expect(Object.keys(index.paths)).toEqual(['api/v1', 'apis/example.com/v1']);
+      expect(index.paths['api/v1']).toEqual(recordedIndex.paths['api/v1']);
+      const doc = await get(`${api.url}${index.paths['apis/example.com/v1'].serverRelativeURL}`);
+      expect(doc.status).toBe(200);
+      expect(doc.json.components.schemas['com.example.v1.Widget']).toBeDefined();
+      const explained = await kubectl(api.kubeconfigPath, join(dir, 'cache'), ['explain', 'widgets.spec']);
+      expect(explained.stdout).toMatch(/^GROUP:\s+example\.com\nKIND:\s+Widget\nVERSION:\s+v1\n/);
+      expect(explained.stdout).toMatch(/size\s+<string> -required-/);
+    } finally {
+      await api.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -32,6 +32,7 @@ import {
 } from './discovery-docs';
 import { READ_ONLY_VERBS, resourceKey, withBuiltinFacts, type KnownResource } from './known-resources';
 import { customOpenApiV3Documents } from './custom-openapi';
+import { indexWithCustomDocuments } from './custom-openapi-overlay';
 import { groupVersionPath, openApiHash, openApiV3Document, openApiV3Index } from './openapi-docs';
 import { builtinResources } from './builtin-discovery';
 import { customGroupModel, customResourceList, withCustomAggregated, withCustomGroups, type CustomDiscoveryEntry } from './custom-discovery';
@@ -201,15 +202,21 @@ export class Discovery {
   private handleOpenApi(req: IncomingMessage, res: ServerResponse, path: string): boolean {
     if (!/^\/openapi\/v[23](\/.*)?$/.test(path)) return false;
     const answers = this.recorded.openapi.get(path);
+    const custom = path.startsWith('/openapi/v3') && this.custom().length > 0 ? this.customOpenApiV3() : undefined;
     if (!answers || answers.length === 0) {
       if (path !== '/openapi/v3' && this.builtinOpenApi?.handle(req, res, path, this.custom())) return true;
-      if (path.startsWith('/openapi/v3') && !this.recordedOpenApiV3()) this.sendBuiltinOpenApiV3(req, res, path);
+      if (path.startsWith('/openapi/v3') && (!this.recordedOpenApiV3() || custom?.has(path.slice('/openapi/v3/'.length)))) this.sendBuiltinOpenApiV3(req, res, path);
       else sendStatusBody(req, res, resourceNotFound());
       return true;
     }
     const answer = pickByAccept(answers, req.headers.accept);
     if (!answer) {
       sendStatusBody(req, res, notAcceptable());
+      return true;
+    }
+    const withCustom = path === '/openapi/v3' && custom ? indexWithCustomDocuments(answer.body, custom) : undefined;
+    if (withCustom) {
+      writeRawBody(res, 200, withCustom, answer.contentType || JSON_TYPE, {});
       return true;
     }
     const headers: Record<string, string> = {};
@@ -225,6 +232,12 @@ export class Discovery {
     return true;
   }
 
+  /** The custom group-versions' v3 documents by path below /openapi/v3/. */
+  private customOpenApiV3(): Map<string, Obj> {
+    const gitVersion = String(this.recorded.json(this.recorded.version)?.gitVersion ?? this.versionInfo.gitVersion);
+    return customOpenApiV3Documents(this.custom(), gitVersion, () => this.builtinOpenApi?.metaSchemas() ?? {});
+  }
+
   private recordedOpenApiV3(): boolean {
     return [...this.recorded.openapi.keys()].some((p) => p.startsWith('/openapi/v3'));
   }
@@ -234,7 +247,7 @@ export class Discovery {
     const gitVersion = String(this.recorded.json(this.recorded.version)?.gitVersion ?? this.versionInfo.gitVersion);
     let doc: Obj | undefined;
     let headers: Record<string, string> = {};
-    const custom = customOpenApiV3Documents(this.custom(), gitVersion, () => this.builtinOpenApi?.metaSchemas() ?? {});
+    const custom = this.customOpenApiV3();
     if (path === '/openapi/v3') {
       doc = openApiV3Index(this.model, gitVersion);
       for (const [p, d] of custom) doc.paths[p] = { serverRelativeURL: `/openapi/v3/${p}?hash=${openApiHash(d)}` };
