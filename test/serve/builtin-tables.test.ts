@@ -12,6 +12,7 @@ import { serve, type ServeServer } from '../../src/serve';
 import { get, request } from '../support/http-client';
 import { kubectl } from '../support/kube-clients';
 import { RecordingBuilder } from '../support/recording-builder';
+import { transcriptJson } from '../support/transcripts';
 
 const rows = (stdout: string) => stdout.trim().split('\n').map((line) => line.trim().split(/\s{2,}/));
 
@@ -87,6 +88,14 @@ describe('built-in kinds: the printers’ Table columns', () => {
       ['cj', '*/5 * * * *', 'False', '0', '<none>', expect.stringMatching(/^\d+s$/)],
     ]);
     expect(rows((await k('get', 'serviceaccount', 'default')).stdout)).toEqual([['NAME', 'SECRETS', 'AGE'], ['default', '0', expect.stringMatching(/^\d+s$/)]]);
+  });
+
+  it('a ConfigMap Table equals the real apiserver’s in columns and cell types (f1-list-table)', async () => {
+    const real = transcriptJson('f1-list-table.txt');
+    const r = await get(`${api.url}/api/v1/namespaces/default/configmaps/c1`, { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
+    expect(r.json.columnDefinitions).toEqual(real.columnDefinitions);
+    expect(r.json.rows[0].cells.map((c: unknown) => typeof c)).toEqual(real.rows[0].cells.map((c: unknown) => typeof c));
+    expect(Object.keys(r.json.rows[0])).toEqual(Object.keys(real.rows[0]));
   });
 
   it('the Table body: the printer’s column definitions, [] rows for an empty list', async () => {
