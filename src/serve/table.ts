@@ -86,7 +86,8 @@ export function renderTable(opts: RenderTableOptions): Obj {
       const row = opts.recordedRows?.get(tableRowKey(item.metadata?.namespace, item.metadata?.name));
       cells = row ? refreshCells(row.cells, recorded, item, now) : deriveCells(recorded, item, kind, now, opts.columns!.map((c) => c.jsonPath));
       conditions = row?.conditions;
-    } else if (printer && item.kind !== 'PartialObjectMetadata') {
+    } else if (printer) {
+      // An object known only by its metadata prints with its spec and status fields unset.
       ({ cells, conditions } = printer.row(item, now));
     } else {
       cells = [item.metadata?.name ?? '', createdAt(item)];
