@@ -6,8 +6,9 @@
  * - With recorded column definitions, a row's cells are the recorded ones (Age recomputed at
  *   `now`, as the printers compute it per request); an object without a recorded row gets the
  *   cells serve can derive (table-cells.ts).
- * - Without recorded columns, the default table of `pkg/registry/rest/table.go`:
- *   Name (string, format name) and Created At (date, RFC 3339 UTC).
+ * - Without recorded columns, a built-in kind's printer columns and cells (builtin-table-rows.ts:
+ *   namespaces, pods, deployments …); for other kinds the default table of
+ *   `pkg/registry/rest/table.go`: Name (string, format name) and Created At (date, RFC 3339 UTC).
  * - `includeObject`: Metadata (default) → PartialObjectMetadata in the Table's version; Object →
  *   the full object with kind/apiVersion; None → `"object":null` (a nil RawExtension encodes as null).
  * - `noHeaders` (watch events after the first) → `"columnDefinitions":null`.
@@ -16,9 +17,12 @@ import { badRequest } from '../k8s/status';
 import type { MetaVersion } from './negotiate';
 import { deriveCells, refreshCells } from './table-cells';
 import type { TableColumnDefinition } from './table-column';
+import { DEFAULT_TABLE_COLUMNS } from './table-default-columns';
+import { builtinTable } from './builtin-table-rows';
 import { listMeta, toPartialObjectMetadata, type ListMetaInput } from './table-metadata';
 
 export type { TableColumnDefinition } from './table-column';
+export { DEFAULT_TABLE_COLUMNS } from './table-default-columns';
 export { toPartialObjectMetadata, renderPartialObjectMetadataList, type ListMetaInput } from './table-metadata';
 
 type Obj = Record<string, any>;
@@ -69,20 +73,11 @@ export function parseIncludeObject(value: string | null | undefined): IncludeObj
   );
 }
 
-const NAME_DESCRIPTION =
-  'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: http://kubernetes.io/docs/user-guide/identifiers#names';
-const CREATION_TIMESTAMP_DESCRIPTION =
-  'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata';
-
-export const DEFAULT_TABLE_COLUMNS: readonly TableColumnDefinition[] = [
-  { name: 'Name', type: 'string', format: 'name', description: NAME_DESCRIPTION, priority: 0 },
-  { name: 'Created At', type: 'date', format: '', description: CREATION_TIMESTAMP_DESCRIPTION, priority: 0 },
-];
-
 export function renderTable(opts: RenderTableOptions): Obj {
   const now = opts.now ?? Date.now();
   const recorded = opts.columns && opts.columns.length > 0 ? opts.columns.map(columnDefinition) : undefined;
-  const columns = recorded ?? DEFAULT_TABLE_COLUMNS;
+  const printer = recorded ? undefined : builtinTable(opts.typeMeta);
+  const columns = recorded ?? printer?.columns ?? DEFAULT_TABLE_COLUMNS;
   const kind = opts.typeMeta?.kind ?? opts.items.find((i) => i.kind && i.kind !== 'PartialObjectMetadata')?.kind;
   const rows = opts.items.map((item) => {
     let cells: unknown[];
@@ -91,6 +86,9 @@ export function renderTable(opts: RenderTableOptions): Obj {
       const row = opts.recordedRows?.get(tableRowKey(item.metadata?.namespace, item.metadata?.name));
       cells = row ? refreshCells(row.cells, recorded, item, now) : deriveCells(recorded, item, kind, now, opts.columns!.map((c) => c.jsonPath));
       conditions = row?.conditions;
+    } else if (printer) {
+      // An object known only by its metadata prints with its spec and status fields unset.
+      ({ cells, conditions } = printer.row(item, now));
     } else {
       cells = [item.metadata?.name ?? '', createdAt(item)];
     }
@@ -105,7 +103,7 @@ export function renderTable(opts: RenderTableOptions): Obj {
     metadata: listMeta(opts.listMeta),
     columnDefinitions: opts.noHeaders ? null : columns,
     // printers build rows with make(…, 0, n): `[]`; the default convertor appends to nil: `null`.
-    rows: rows.length === 0 && !recorded ? null : rows,
+    rows: rows.length === 0 && !recorded && !printer ? null : rows,
   };
 }
 

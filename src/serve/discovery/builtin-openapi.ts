@@ -11,12 +11,15 @@ import { notAcceptable } from '../../k8s/status';
 import type { BuiltinApi } from '../builtin-api';
 import { parseAccept } from '../negotiate';
 import { acceptsGzip, sendStatusBody, writeRawBody } from '../response-body';
+import type { CustomDiscoveryEntry } from './custom-discovery';
+import { CustomOpenApiV2 } from './custom-openapi-v2';
 
 const SNIFFED_JSON = 'text/plain; charset=utf-8';
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
 export class BuiltinOpenApi {
   private meta: Record<string, unknown> | undefined;
+  private readonly customV2 = new CustomOpenApiV2(() => this.api.openApiV2('identity'));
 
   constructor(private readonly api: BuiltinApi) {}
 
@@ -40,10 +43,15 @@ export class BuiltinOpenApi {
     return { paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) };
   }
 
-  /** Answers `/openapi/v2` or `/openapi/v3/P` when the built-in API has that document; returns whether it did. */
-  handle(req: IncomingMessage, res: ServerResponse, path: string): boolean {
+  /**
+   * Answers `/openapi/v2` (with the definitions of `custom`, the installed CRDs' kinds) or
+   * `/openapi/v3/P` when the built-in API has that document; returns whether it did.
+   */
+  handle(req: IncomingMessage, res: ServerResponse, path: string, custom: readonly CustomDiscoveryEntry[] = []): boolean {
     if (path === '/openapi/v2') {
-      this.send(req, res, this.api.openApiV2(encodingFor(req)), this.api.openApiIndex().v2.etag, {});
+      const merged = this.customV2.document(custom);
+      if (merged) this.send(req, res, encodingFor(req) === 'gzip' ? merged.gzip() : merged.body, merged.hash, {});
+      else this.send(req, res, this.api.openApiV2(encodingFor(req)), this.api.openApiIndex().v2.etag, {});
       return true;
     }
     const v3 = /^\/openapi\/v3\/(.+)$/.exec(path)?.[1];

@@ -11,13 +11,15 @@
  * describe take its facts, and OpenAPI documents the recording lacks come from it (v2, and v3
  * for its group-versions). Other OpenAPI v3 without a recorded one is built (index and per
  * group-version paths, no schemas); OpenAPI v2 without a recorded or built-in one: 404.
+ * The installed CRDs' kinds join the built-in v2 document and the v3 index (recorded or not),
+ * each custom group-version with a document of its own.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BuiltinApi } from '../builtin-api';
 import { notAcceptable, resourceNotFound } from '../../k8s/status';
 import type { Db } from '../../recording/open';
-import { negotiateStatus, parseAccept } from '../negotiate';
+import { negotiateStatus } from '../negotiate';
 import { encodeJson, indentJson, sendStatusBody, writeBody, writeRawBody } from '../response-body';
 import {
   DEFAULT_VERSION_INFO,
@@ -32,12 +34,15 @@ import {
 } from './discovery-docs';
 import { READ_ONLY_VERBS, resourceKey, withBuiltinFacts, type KnownResource } from './known-resources';
 import { customOpenApiV3Documents } from './custom-openapi';
+import { indexWithCustomDocuments } from './custom-openapi-overlay';
 import { groupVersionPath, openApiHash, openApiV3Document, openApiV3Index } from './openapi-docs';
 import { builtinResources } from './builtin-discovery';
 import { customGroupModel, customResourceList, withCustomAggregated, withCustomGroups, type CustomDiscoveryEntry } from './custom-discovery';
 import { BuiltinOpenApi } from './builtin-openapi';
 import { addToRecorded } from './recorded-additions';
-import { RecordedDiscovery, headerValue, type AggregatedVersion, type RecordedAnswer } from './recorded-discovery';
+export { aggregatedVersionAccepted } from './accept-clauses';
+import { RecordedDiscovery, headerValue, type AggregatedVersion } from './recorded-discovery';
+import { AGGREGATED_KIND, aggregatedVersionAccepted, jsonAccepted, pickByAccept } from './accept-clauses';
 
 export interface DiscoveryOptions {
   /** /version when the recording has none (default: a v1.26.4 server). */
@@ -53,7 +58,6 @@ export interface DiscoveryOptions {
 type Obj = Record<string, any>;
 
 const JSON_TYPE = 'application/json';
-const AGGREGATED_KIND = 'APIGroupDiscoveryList';
 const PASSED_THROUGH_HEADERS = ['etag', 'last-modified', 'cache-control', 'expires', 'vary'];
 
 export class Discovery {
@@ -201,15 +205,21 @@ export class Discovery {
   private handleOpenApi(req: IncomingMessage, res: ServerResponse, path: string): boolean {
     if (!/^\/openapi\/v[23](\/.*)?$/.test(path)) return false;
     const answers = this.recorded.openapi.get(path);
+    const custom = path.startsWith('/openapi/v3') && this.custom().length > 0 ? this.customOpenApiV3() : undefined;
     if (!answers || answers.length === 0) {
-      if (path !== '/openapi/v3' && this.builtinOpenApi?.handle(req, res, path)) return true;
-      if (path.startsWith('/openapi/v3') && !this.recordedOpenApiV3()) this.sendBuiltinOpenApiV3(req, res, path);
+      if (path !== '/openapi/v3' && this.builtinOpenApi?.handle(req, res, path, this.custom())) return true;
+      if (path.startsWith('/openapi/v3') && (!this.recordedOpenApiV3() || custom?.has(path.slice('/openapi/v3/'.length)))) this.sendBuiltinOpenApiV3(req, res, path);
       else sendStatusBody(req, res, resourceNotFound());
       return true;
     }
     const answer = pickByAccept(answers, req.headers.accept);
     if (!answer) {
       sendStatusBody(req, res, notAcceptable());
+      return true;
+    }
+    const withCustom = path === '/openapi/v3' && custom ? indexWithCustomDocuments(answer.body, custom) : undefined;
+    if (withCustom) {
+      writeRawBody(res, 200, withCustom, answer.contentType || JSON_TYPE, {});
       return true;
     }
     const headers: Record<string, string> = {};
@@ -225,6 +235,12 @@ export class Discovery {
     return true;
   }
 
+  /** The custom group-versions' v3 documents by path below /openapi/v3/. */
+  private customOpenApiV3(): Map<string, Obj> {
+    const gitVersion = String(this.recorded.json(this.recorded.version)?.gitVersion ?? this.versionInfo.gitVersion);
+    return customOpenApiV3Documents(this.custom(), gitVersion, () => this.builtinOpenApi?.metaSchemas() ?? {});
+  }
+
   private recordedOpenApiV3(): boolean {
     return [...this.recorded.openapi.keys()].some((p) => p.startsWith('/openapi/v3'));
   }
@@ -234,7 +250,7 @@ export class Discovery {
     const gitVersion = String(this.recorded.json(this.recorded.version)?.gitVersion ?? this.versionInfo.gitVersion);
     let doc: Obj | undefined;
     let headers: Record<string, string> = {};
-    const custom = customOpenApiV3Documents(this.custom(), gitVersion, () => this.builtinOpenApi?.metaSchemas() ?? {});
+    const custom = this.customOpenApiV3();
     if (path === '/openapi/v3') {
       doc = openApiV3Index(this.model, gitVersion);
       for (const [p, d] of custom) doc.paths[p] = { serverRelativeURL: `/openapi/v3/${p}?hash=${openApiHash(d)}` };
@@ -257,37 +273,6 @@ export class Discovery {
     if (!jsonAccepted(req.headers.accept)) return sendStatusBody(req, res, notAcceptable());
     writeRawBody(res, 200, JSON.stringify(doc), JSON_TYPE, headers);
   }
-}
-
-/**
- * The aggregated discovery version the Accept header asks for, if any: the first clause (in
- * goautoneg order) that is JSON with `as=APIGroupDiscoveryList;g=apidiscovery.k8s.io;v=v2|v2beta1`
- * (DiscoveryEndpointRestrictions accept nothing else).
- */
-export function aggregatedVersionAccepted(accept: string | undefined): AggregatedVersion | undefined {
-  if (!accept) return undefined;
-  for (const clause of parseAccept(accept)) {
-    const json = (clause.type === 'application' && (clause.subType === 'json' || clause.subType === '*')) || (clause.type === '*' && clause.subType === '*');
-    const p = clause.params;
-    if (json && p.as === AGGREGATED_KIND && p.g === 'apidiscovery.k8s.io' && (p.v === 'v2' || p.v === 'v2beta1')) return p.v;
-  }
-  return undefined;
-}
-
-function jsonAccepted(accept: string | undefined): boolean {
-  if (!accept) return true;
-  return parseAccept(accept).some((c) => (c.type === '*' && c.subType === '*') || (c.type === 'application' && (c.subType === '*' || c.subType === 'json')));
-}
-
-function pickByAccept(answers: RecordedAnswer[], accept: string | undefined): RecordedAnswer | undefined {
-  if (!accept) return answers[0];
-  for (const clause of parseAccept(accept)) {
-    for (const answer of answers) {
-      const [type = '', subType = ''] = answer.contentType.split(';')[0]!.trim().toLowerCase().split('/');
-      if ((clause.type === '*' && clause.subType === '*') || (clause.type === type && (clause.subType === '*' || clause.subType === subType))) return answer;
-    }
-  }
-  return undefined;
 }
 
 /** The apiserver's ETag: quoted upper-case hex SHA-512 of the JSON document. */

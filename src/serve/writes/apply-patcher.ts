@@ -11,6 +11,7 @@ import YAML from 'yaml';
 import { internalError } from '../../k8s/status';
 import { badRequestMessage } from '../../k8s/write-status';
 import { applyConfiguration, TypedValueError, type Schema } from '../../schema';
+import { applyTypeErrors } from '../../schema/apply-type-errors';
 import { resourceSchemaNode } from '../resource-schema';
 import type { Patcher } from './patchers';
 
@@ -27,6 +28,8 @@ export function applyPatcher(schema: () => Schema): Patcher {
     if (config.metadata?.managedFields !== undefined && config.metadata?.managedFields !== null) throw badRequestMessage('metadata.managedFields must be nil');
     try {
       const node = resource?.custom ? resourceSchemaNode(resource) : schema().typeOf(apiVersion, kind);
+      const typeErrors = applyTypeErrors(config, node);
+      if (typeErrors.length > 0) throw new TypedValueError(typeErrors);
       return applyConfiguration({ node, live: current, config, apiVersion, ...apply });
     } catch (err) {
       if (!(err instanceof TypedValueError)) throw err;

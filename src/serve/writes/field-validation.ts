@@ -13,6 +13,7 @@ import { badRequestMessage } from '../../k8s/write-status';
 import { yamlDuplicateKeys, yamlStrictError } from '../../k8s/yaml-duplicate-keys';
 import { pruneUnknownFields } from '../../schema';
 import { builtinSchema } from '../builtin-schema';
+import { checkDecodedFieldTypes } from './field-types';
 import type { ResourceRequest } from '../resource-request';
 
 type Obj = Record<string, any>;
@@ -34,6 +35,7 @@ const strictText = (problems: string[]) => `strict decoding error: ${problems.jo
  * and repeated fields together in body order; for YAML, go-yaml's repeated keys first.
  */
 export function validateDecodedFields(ctx: ResourceRequest, obj: Obj, directive: string, body?: Buffer, type?: string): void {
+  checkDecodedFieldTypes(ctx, obj);
   const fields = unknownFields(ctx, obj);
   if (directive === 'Ignore') return;
   let problems: string[] = fields.map(unknownText);

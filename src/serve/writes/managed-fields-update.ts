@@ -1,10 +1,12 @@
 /**
  * The managedFields of an Update operation (create, update, non-apply patch): over the schema
  * for the kinds it knows, custom resources included (src/schema/field-manager.ts), schema-less
- * (src/k8s/managed-fields.ts) for the others.
+ * (src/k8s/managed-fields.ts) for the others; then the apiserver's cap on Update managers
+ * (src/schema/managers-cap.ts).
  */
 import { trackedPart, updateManagedFields, ZERO_OBJECT, type ManagedFieldsEntry, type ManagedScope } from '../../k8s/managed-fields';
 import { managedFieldsAfterUpdate, zeroObject } from '../../schema';
+import { capUpdateManagers } from '../../schema/managers-cap';
 import { resourceSchemaNode } from '../resource-schema';
 import type { ServedResource } from '../served-resources';
 
@@ -28,9 +30,9 @@ export function managedFieldsOfUpdate(resource: ServedResource, op: UpdateOperat
   if (node) {
     // A custom resource's zero object has no spec or status: they are added, as maps, by the creator.
     const zero = resource.custom ? { metadata: {} } : zeroObject(kind);
-    return managedFieldsAfterUpdate({ ...op, node, apiVersion, before: op.before ?? zero });
+    return capUpdateManagers(managedFieldsAfterUpdate({ ...op, node, apiVersion, before: op.before ?? zero }));
   }
-  return updateManagedFields({
+  return capUpdateManagers(updateManagedFields({
     entries: op.entries,
     manager: op.manager,
     apiVersion,
@@ -40,5 +42,5 @@ export function managedFieldsOfUpdate(resource: ServedResource, op: UpdateOperat
     before: op.before ? trackedPart(op.before, op.scope) : resource.custom ? { metadata: {} } : ZERO_OBJECT,
     after: trackedPart(op.after, op.scope),
     whole: trackedPart(op.after, 'all'),
-  });
+  }));
 }

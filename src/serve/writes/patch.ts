@@ -8,6 +8,7 @@ import { alreadyExists, badRequestMessage, patchRejected } from '../../k8s/write
 import type { ResourceRequest } from '../resource-request';
 import { NAMESPACE_MISMATCH } from './create';
 import { validateApplyBody, validatePatchedFields } from './field-validation';
+import { checkPatchedFieldTypes } from './field-types';
 import { APPLY_PATCH, patcherFor, type ApplyContext, type PatchReport } from './patchers';
 import { prepareCreate, prepareUpdate, type Actor, type WriteTarget } from './prepare';
 import { checkObject, readBody } from './request-body';
@@ -40,6 +41,7 @@ export async function handlePatch(ctx: ResourceRequest, deps: WriteDeps): Promis
   const patched = patcher({ current: fresh(), patch: body, report, apply, resource: ctx.resource });
   if (!patched || typeof patched !== 'object' || Array.isArray(patched)) throw patchRejected();
   checkObject(patched, ctx.resource, servedKinds(ctx, deps));
+  checkPatchedFieldTypes(ctx, patched, contentType, () => report.strictValue ?? patchedJson(patched));
   if (!isApply) validatePatchedFields(ctx, patched, options.fieldValidation, () => report.strictValue ?? patchedJson(patched));
   const patchedName = patched.metadata.name ?? '';
   if (patchedName !== name) throw badRequestMessage(`the name of the object (${patchedName}) does not match the name on the URL (${name})`);
