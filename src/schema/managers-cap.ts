@@ -8,7 +8,7 @@
  * first updater's fields when missing), and the bucket takes the merged entry's time. Pure.
  */
 import type { ManagedFieldsEntry } from '../k8s/managed-fields';
-import { decodeEntries, encodeEntries, identity, type ManagerRecord } from './managed-fields-entries';
+import { decodeEntries, encodeEntries, identity, ManagerRecord } from './managed-fields-entries';
 
 /** fieldmanager.DefaultMaxUpdateManagers. */
 export const DEFAULT_MAX_UPDATE_MANAGERS = 10;
@@ -34,7 +34,7 @@ export function capUpdateManagers(entries: ManagedFieldsEntry[], max = DEFAULT_M
       firstOfVersion.set(r.apiVersion, key);
       continue;
     }
-    const bucket: ManagerRecord = { manager: OLD_UPDATES_MANAGER, operation: 'Update', apiVersion: r.apiVersion, set: r.set };
+    const bucket = new ManagerRecord(OLD_UPDATES_MANAGER, 'Update', r.apiVersion, r.set);
     const bucketKey = identity(bucket);
     const existing = records.get(bucketKey) ?? records.get(first)!;
     if (!records.has(bucketKey)) records.delete(first);
