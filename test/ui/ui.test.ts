@@ -117,6 +117,20 @@ describeBrowser('kubetape ui on the example recording', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'example-exchange.png') });
   });
 
+  it('protobuf bodies are decoded beyond metadata: a list’s items and a watch’s events show their data', async () => {
+    await page.click('#exchanges tbody tr[data-id="14"]');
+    await page.waitForSelector('#detail[data-id="14"] .body-text');
+    expect(await page.textContent('#detail .body small')).toContain('application/vnd.kubernetes.protobuf');
+    const list = JSON.parse((await page.textContent('#detail .body-text'))!);
+    expect(list.kind).toBe('ConfigMapList');
+    expect(list.items[0]).toMatchObject({ kind: 'ConfigMap', metadata: { name: 'cm-01', namespace: 'demo' }, data: { k: 'v01' } });
+    expect(list.items[0].metadata.managedFields[0].fieldsV1).toEqual({ 'f:data': { '.': {}, 'f:k': {} } });
+    await page.click('#exchanges tbody tr[data-id="15"]');
+    await page.waitForSelector('#detail[data-id="15"] .events');
+    const event = JSON.parse((await page.$eval('#detail .events tbody tr', (tr) => tr.getAttribute('title')))!);
+    expect(event).toMatchObject({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'cm-01', resourceVersion: '106' }, data: { k: 'v01' } });
+  });
+
   it('the object view shows the revisions of cm-02 with the diff between them', async () => {
     await page.click('.tab[data-tab="objects"]');
     await page.click('.object[data-name="cm-02"]');
