@@ -16,6 +16,7 @@ export interface Problem { id: number; at: number; lane: number; kind: string; s
 export interface LanesView {
   by: 'client' | 'resource'; from: number; to: number; width: number; bucketMs: number; lanes: Lane[]; problems: Problem[]; problemTotal: number;
   counts: { lanes: number; exchanges: number; ticks: number; bars: number; events: number };
+  rv: { points: Array<[number, number, number, number]>; floors: Array<[number, number]>; min: number | null; max: number | null };
 }
 export interface BodyView { contentType: string | null; bytes: number; gzip: boolean; kind: string; text: string; truncated: boolean }
 export interface WatchEventRow { seq: number; offsetMs: number; type: string; namespace: string; name: string; rv: string; text: string }
