@@ -4,7 +4,7 @@
  * stays small however large the recording.
  */
 import type { Db } from '../recording/open';
-import { compactions } from '../recording/reader/compactions';
+import { compactionSpan, compactions } from '../recording/reader/compactions';
 import { exchangeFacets, exchangeFrames, exchangeSpan, exchangePage, exchangeRecord, exchangeRows, objectAnswerRvs, type ExchangeFilter, type ExchangeRow } from '../recording/reader/exchange-rows';
 import { objectObservations, objectResources, observedObjects, type ObservedObject } from '../recording/reader/object-revisions';
 import { watchEventBuckets } from '../recording/reader/watch-event-times';
@@ -45,11 +45,15 @@ export class RecordingViews {
     return this.summarize();
   }
 
-  /** The time span of the recording, first start to the last end, and how many exchanges it holds (the page polls it to follow a live recording). */
-  span(): { from: number; to: number; exchanges: number } {
+  /**
+   * The time span of the recording, first start to the last end (or the last compaction, when
+   * later), and how many exchanges and compactions it holds (the page polls it to follow a live recording).
+   */
+  span(): { from: number; to: number; exchanges: number; compactions: number } {
     const { exchanges, from, to } = exchangeSpan(this.db);
-    if (from === null || to === null) return { from: 0, to: 1, exchanges };
-    return { from, to: Math.max(to, from + 1), exchanges };
+    const compacted = compactionSpan(this.db);
+    if (from === null || to === null) return { from: 0, to: 1, exchanges, compactions: compacted.count };
+    return { from, to: Math.max(to, compacted.last ?? to, from + 1), exchanges, compactions: compacted.count };
   }
 
   lanes(by: LaneKey, filter: ExchangeFilter, width = DEFAULT_WIDTH): LanesView {

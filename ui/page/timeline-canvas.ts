@@ -105,7 +105,7 @@ export function drawTimeline(g: CanvasRenderingContext2D, d: LanesView, view: Ti
   return drawn;
 }
 
-/** The answers' RVs per pixel column as vertical strokes from lowest to highest, and the compaction floor as a stepped line. */
+/** The answers' RVs per pixel column as vertical strokes from lowest to highest, and the compaction floor as a stepped line with a mark at each compaction. */
 function drawRvBand(g: CanvasRenderingContext2D, d: LanesView, w: number, band: number, bucketX: (b: number) => number, x: (t: number) => number, scratch: Scratch): Drawn {
   const { points, floors, min, max } = d.rv;
   const lo = min!;
@@ -155,6 +155,13 @@ function drawRvBand(g: CanvasRenderingContext2D, d: LanesView, w: number, band: 
     }
     g.stroke();
     g.setLineDash([]);
+    // Each compaction in view also as a mark at its instant (the last one may sit on the window's edge).
+    g.fillStyle = COLOURS.floor;
+    for (const [at, rv] of floors) {
+      const fx = x(at);
+      if (fx < 0 || fx > w) continue;
+      g.fillRect(Math.min(w - 3, fx - 1), y(rv) - 5, 3, 10);
+    }
   }
   g.fillStyle = '#556';
   g.font = '10px system-ui, sans-serif';

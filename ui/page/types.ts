@@ -27,6 +27,7 @@ export interface ExchangeDetail {
   error: string | null; decodeError: string | null;
   watch: { encoding: string | null; startRv: string | null; events: number | null; rows: WatchEventRow[]; frameOffset: number; nextFrameOffset: number | null } | null;
 }
-export interface Facets { verbs: string[]; resources: string[]; namespaces: string[]; clients: string[]; span: { from: number; to: number; exchanges?: number } }
+export interface Span { from: number; to: number; exchanges: number; compactions: number }
+export interface Facets { verbs: string[]; resources: string[]; namespaces: string[]; clients: string[]; span: { from: number; to: number; exchanges?: number; compactions?: number } }
 export interface ObservedObject { namespace: string; name: string; revisions: number; lastRv: string | null; deleted: boolean }
 export interface RevisionView { rv: string | null; deleted: boolean; firstAt: number; seenAs: string[]; exchanges: number[]; form: string; text: string }
