@@ -3,8 +3,9 @@
  * any time window inside the one the data was aggregated for: a band of the answers'
  * resourceVersions with the compaction floor as a stepped line, then one lane per client or
  * resource with watch bars, event marks and list/get/write ticks. Marks and ticks are merged per
- * pixel column before drawing, so a frame costs one rectangle per column and lane however many
- * buckets the data holds. No DOM besides the canvas: other views (an explore report) reuse it.
+ * pixel column and written into a pixel buffer, so a frame costs one pass over the columns of each
+ * lane however many buckets the data holds, and one put of the buffer. No DOM besides the canvas:
+ * other views (an explore report) reuse it.
  */
 import type { LanesView } from './types';
 
@@ -38,65 +39,71 @@ export function rvBand(d: LanesView): number {
 }
 
 /**
- * Draws `d` for the window `view` on a context already scaled to CSS pixels, `w` × `h`.
- * `columns` is scratch space reused across frames (grown as needed).
+ * Draws `d` for the window `view` on a canvas `w` × `h` CSS pixels (its backing store may be
+ * larger: the device pixel ratio is read from it). What is drawn per column — backgrounds, bars,
+ * marks, ticks, RV points — is written into a pixel buffer and put in one call; the floor line,
+ * the labels and the brush are drawn over it. `scratch` keeps the buffers between frames.
  */
 export function drawTimeline(g: CanvasRenderingContext2D, d: LanesView, view: TimeWindow, w: number, h: number, brush?: TimeWindow, scratch = new Scratch()): Drawn {
+  const dpr = g.canvas.width / w || 1;
+  const px = scratch.pixels(g, g.canvas.width, g.canvas.height);
   const span = view.to - view.from;
   const x = (t: number) => ((t - view.from) / span) * w;
   const bucketX = (b: number) => x(d.from + (b + 0.5) * d.bucketMs);
   const cols = Math.ceil(w);
   scratch.size(cols);
-  g.clearRect(0, 0, w, h);
   const band = rvBand(d);
-  const drawn = band ? drawRvBand(g, d, w, band, bucketX, x, scratch) : { rvColumns: 0, floorSteps: 0 };
+  // Device-pixel rectangles from CSS-pixel coordinates.
+  const rect = (x0: number, y0: number, x1: number, y1: number, colour: number) => px.rect(x0 * dpr, y0 * dpr, x1 * dpr, y1 * dpr, colour);
+  let drawn: Drawn = { rvColumns: 0, floorSteps: 0 };
+  if (band) {
+    rect(0, 0, w, band - 1, PX.band);
+    rect(0, band - 1, w, band, PX.bandLine);
+    drawn = rvPoints(d, band, cols, bucketX, scratch, rect);
+  }
   d.lanes.forEach((lane, i) => {
     const y = band + i * LANE_HEIGHT;
-    g.fillStyle = i % 2 ? '#f6f7f9' : '#fff';
-    g.fillRect(0, y, w, LANE_HEIGHT);
-    g.fillStyle = COLOURS.bar;
-    g.globalAlpha = 0.35;
+    const odd = i % 2 === 1;
+    rect(0, y, w, y + LANE_HEIGHT, odd ? PX.laneOdd : PX.lane);
+    const bar = odd ? PX.barOdd : PX.bar;
     for (const [, start, end] of lane.bars) {
       const x0 = Math.max(0, x(start));
       const x1 = Math.min(w, x(end));
       if (x1 < 0 || x0 > w) continue;
-      g.fillRect(x0, y + 9, Math.max(1, x1 - x0), 12);
+      rect(x0, y + 9, Math.max(x0 + 1, x1), y + 21, bar);
     }
-    g.globalAlpha = 1;
-    g.fillStyle = KIND_COLOURS['410']!;
     for (const [, , end, ended] of lane.bars) {
       if (ended !== 'expired') continue;
       const x1 = x(end);
-      if (x1 >= -2 && x1 <= w + 2) g.fillRect(x1 - 2, y + 5, 3, 20);
+      if (x1 >= -2 && x1 <= w + 2) rect(x1 - 2, y + 5, x1 + 1, y + 25, PX.expired);
     }
-    // Event marks: the events per pixel column, drawn as one bar whose height grows with the log of the count.
+    // Event marks: the events per pixel column, one mark whose height grows with the log of the count.
     const events = scratch.a;
     events.fill(0, 0, cols);
     for (const [, b, n] of lane.marks) {
       const c = Math.floor(bucketX(b));
       if (c >= 0 && c < cols) events[c] += n;
     }
-    g.fillStyle = COLOURS.events;
     for (let c = 0; c < cols; c++) {
       const n = events[c]!;
       if (n === 0) continue;
       const hgt = Math.min(12, 4 + Math.log2(n) * 2);
-      g.fillRect(c - 0.5, y + 15 - hgt / 2, 2, hgt);
+      rect(c, y + 15 - hgt / 2, c + 2, y + 15 + hgt / 2, PX.events);
     }
     // Ticks: per pixel column, the highest status among them decides the colour.
     const status = scratch.b;
     status.fill(-1, 0, cols);
-    for (const [b, , , s] of lane.ticks) {
+    for (const [b, , , st] of lane.ticks) {
       const c = Math.floor(bucketX(b));
-      if (c >= 0 && c < cols && s > status[c]!) status[c] = s;
+      if (c >= 0 && c < cols && st > status[c]!) status[c] = st;
     }
     for (let c = 0; c < cols; c++) {
-      const s = status[c]!;
-      if (s < 0) continue;
-      g.fillStyle = s >= 400 ? COLOURS.badTick : COLOURS.tick;
-      g.fillRect(c - 0.25, y + 4, 1.5, LANE_HEIGHT - 8);
+      const st = status[c]!;
+      if (st >= 0) rect(c, y + 4, c + 1.5, y + LANE_HEIGHT - 4, st >= 400 ? PX.badTick : PX.tick);
     }
   });
+  px.put(g);
+  if (band) drawn.floorSteps = drawFloor(g, d, w, band, x);
   if (brush) {
     g.fillStyle = COLOURS.brush;
     const x0 = x(brush.from);
@@ -105,37 +112,41 @@ export function drawTimeline(g: CanvasRenderingContext2D, d: LanesView, view: Ti
   return drawn;
 }
 
-/** The answers' RVs per pixel column as vertical strokes from lowest to highest, and the compaction floor as a stepped line with a mark at each compaction. */
-function drawRvBand(g: CanvasRenderingContext2D, d: LanesView, w: number, band: number, bucketX: (b: number) => number, x: (t: number) => number, scratch: Scratch): Drawn {
-  const { points, floors, min, max } = d.rv;
-  const lo = min!;
-  const range = Math.max(1, max! - lo);
-  const top = 8;
+/** Where the RV band maps a resourceVersion. */
+function rvY(d: LanesView, band: number): (rv: number) => number {
+  const lo = d.rv.min!;
+  const range = Math.max(1, d.rv.max! - lo);
   const inner = band - 16;
-  const y = (rv: number) => top + inner - ((rv - lo) / range) * inner;
-  g.fillStyle = '#fbfcfd';
-  g.fillRect(0, 0, w, band);
-  g.fillStyle = '#e3e7ec';
-  g.fillRect(0, band - 1, w, 1);
-  const cols = Math.ceil(w);
+  return (rv) => 8 + inner - ((rv - lo) / range) * inner;
+}
+
+/** The answers' RVs per pixel column as vertical strokes from lowest to highest. */
+function rvPoints(d: LanesView, band: number, cols: number, bucketX: (b: number) => number, scratch: Scratch, rect: (x0: number, y0: number, x1: number, y1: number, c: number) => void): Drawn {
+  const y = rvY(d, band);
   const colLo = scratch.a;
   const colHi = scratch.b;
   colLo.fill(Infinity, 0, cols);
   colHi.fill(-Infinity, 0, cols);
-  for (const [b, pLo, pHi] of points) {
+  for (const [b, pLo, pHi] of d.rv.points) {
     const c = Math.floor(bucketX(b));
     if (c < 0 || c >= cols) continue;
     if (pLo < colLo[c]!) colLo[c] = pLo;
     if (pHi > colHi[c]!) colHi[c] = pHi;
   }
   let rvColumns = 0;
-  g.fillStyle = COLOURS.rv;
   for (let c = 0; c < cols; c++) {
     if (colHi[c] === -Infinity) continue;
     rvColumns++;
     const y0 = y(colHi[c]!);
-    g.fillRect(c - 1, y0 - 1, 3, Math.max(3, y(colLo[c]!) - y0 + 2));
+    rect(c - 1, y0 - 1, c + 2, Math.max(y0 + 2, y(colLo[c]!) + 1), PX.rv);
   }
+  return { rvColumns, floorSteps: 0 };
+}
+
+/** The compaction floor as a stepped dashed line with a mark at each compaction, and the band's RV scale; returns the steps drawn. */
+function drawFloor(g: CanvasRenderingContext2D, d: LanesView, w: number, band: number, x: (t: number) => number): number {
+  const { floors, min, max } = d.rv;
+  const y = rvY(d, band);
   let floorSteps = 0;
   if (floors.length) {
     g.strokeStyle = COLOURS.floor;
@@ -165,18 +176,62 @@ function drawRvBand(g: CanvasRenderingContext2D, d: LanesView, w: number, band: 
   }
   g.fillStyle = '#556';
   g.font = '10px system-ui, sans-serif';
-  g.fillText(`RV ${max}`, 4, top + 8);
-  g.fillText(`RV ${min}`, 4, top + inner);
-  return { rvColumns, floorSteps };
+  g.fillText(`RV ${max}`, 4, 16);
+  g.fillText(`RV ${min}`, 4, band - 8);
+  return floorSteps;
 }
 
-/** Per-column scratch arrays, kept between frames so that drawing allocates nothing. */
+/** `#rrggbb` (over white when `alpha` < 1, or over `under`) as a pixel of an ImageData's Uint32Array (little-endian ABGR). */
+function pixel(hex: string, alpha = 1, under = '#ffffff'): number {
+  const rgb = (h: string) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
+  const top = rgb(hex);
+  const bottom = rgb(under);
+  const [r, g, b] = top.map((v, i) => Math.round(v * alpha + bottom[i]! * (1 - alpha)));
+  return ((255 << 24) | (b! << 16) | (g! << 8) | r!) >>> 0;
+}
+
+const PX = {
+  band: pixel('#fbfcfd'), bandLine: pixel('#e3e7ec'), lane: pixel('#ffffff'), laneOdd: pixel('#f6f7f9'),
+  bar: pixel(COLOURS.bar, 0.35), barOdd: pixel(COLOURS.bar, 0.35, '#f6f7f9'), expired: pixel(KIND_COLOURS['410']!),
+  events: pixel(COLOURS.events), tick: pixel(COLOURS.tick), badTick: pixel(COLOURS.badTick), rv: pixel(COLOURS.rv),
+};
+
+/** A canvas-sized pixel buffer: rectangles in device pixels, then put on the canvas in one call. */
+class Pixels {
+  readonly image: ImageData;
+  readonly u: Uint32Array;
+  constructor(g: CanvasRenderingContext2D, readonly width: number, readonly height: number) {
+    this.image = g.createImageData(width, height);
+    this.u = new Uint32Array(this.image.data.buffer);
+  }
+
+  rect(x0: number, y0: number, x1: number, y1: number, colour: number): void {
+    const l = Math.max(0, Math.round(x0));
+    const r = Math.min(this.width, Math.max(l + 1, Math.round(x1)));
+    const t = Math.max(0, Math.round(y0));
+    const b = Math.min(this.height, Math.max(t + 1, Math.round(y1)));
+    if (l >= r || t >= b) return;
+    for (let y = t; y < b; y++) this.u.fill(colour, y * this.width + l, y * this.width + r);
+  }
+
+  put(g: CanvasRenderingContext2D): void {
+    g.putImageData(this.image, 0, 0);
+  }
+}
+
+/** Buffers kept between frames, so that drawing allocates nothing: per-column arrays, and the pixel buffer. */
 export class Scratch {
   a = new Float64Array(0);
   b = new Float64Array(0);
+  private buffer: Pixels | undefined;
   size(n: number): void {
     if (this.a.length >= n) return;
     this.a = new Float64Array(n * 2);
     this.b = new Float64Array(n * 2);
+  }
+
+  pixels(g: CanvasRenderingContext2D, width: number, height: number): Pixels {
+    if (this.buffer?.width !== width || this.buffer.height !== height) this.buffer = new Pixels(g, width, height);
+    return this.buffer;
   }
 }

@@ -10,7 +10,7 @@
 import type { App } from './app';
 import { clear, debounce, h, time } from './dom';
 import { COLOURS, drawTimeline, KIND_COLOURS, LANE_HEIGHT, rvBand, Scratch, timelineHeight } from './timeline-canvas';
-import type { LanesView } from './types';
+import type { LanesView, Problem } from './types';
 
 export class Timeline {
   readonly el = h('section', { id: 'timeline' });
@@ -30,6 +30,8 @@ export class Timeline {
   private readonly scratch = new Scratch();
   private size = { w: 0, h: 0, dpr: 0 };
   private frame = 0;
+  private listed = '';
+  private readonly made = new Map<number, { mark?: HTMLElement; item?: HTMLElement }>();
 
   constructor(private readonly app: App) {
     this.view = { ...app.facets.span };
@@ -50,8 +52,11 @@ export class Timeline {
   async load(): Promise<void> {
     const width = Math.max(200, Math.floor(this.chart.clientWidth || 1000));
     const { from: _f, to: _t, ...filter } = this.app.filter;
-    this.data = await this.app.source.lanes(this.by, this.view, filter, width);
+    const data = (this.data = await this.app.source.lanes(this.by, this.view, filter, width));
     this.render();
+    // The list beside in a task of its own, after the frame that draws the new data.
+    await new Promise((r) => setTimeout(r));
+    if (this.data === data) this.listProblems(data);
   }
 
   /** The recording grew to `to`: a view that showed its end keeps showing it. */
@@ -74,7 +79,7 @@ export class Timeline {
     return ((t - this.view.from) / (this.view.to - this.view.from)) * w;
   }
 
-  /** New data: the labels, the problem marks and list, the counts; then a frame. */
+  /** New data: the labels, the problem marks, the counts; then a frame. */
   private render(): void {
     const d = this.data;
     if (!d) return;
@@ -82,15 +87,13 @@ export class Timeline {
     clear(this.labels,
       band ? h('div', { class: 'rv-label', title: 'resourceVersion of each answer; dashed: the compaction floor', style: `height:${band}px` }, 'resourceVersion') : null,
       ...d.lanes.map((l) => h('div', { class: 'lane-label', title: l.key, style: `height:${LANE_HEIGHT}px` }, l.key, h('small', {}, ` ${l.exchanges}`))));
-    this.marks = d.problems.filter((p) => p.lane >= 0).map((p) => [h('button', {
-      class: 'mark problem-mark', 'data-kind': p.kind, 'data-exchange': p.id, title: `${p.kind} ${p.label}`,
-      style: `top:${band + p.lane * LANE_HEIGHT + 3}px;background:${KIND_COLOURS[p.kind] ?? '#c00'}`,
-      onclick: (e: Event) => { e.stopPropagation(); this.app.openExchange(p.id); },
-    }), p.at]);
-    clear(this.overlay, ...this.marks.map(([b]) => b));
-    clear(this.problems, ...d.problems.map((p) => h('li', {}, h('button', { class: 'problem', 'data-kind': p.kind, 'data-exchange': p.id, onclick: () => this.app.openExchange(p.id) },
-      h('b', { style: `color:${KIND_COLOURS[p.kind] ?? '#c00'}` }, p.kind), ` ${time(p.at)} `, p.status ?? '', p.rule ? ` [${p.rule}]` : '', h('br', {}), h('small', {}, p.label)))),
-      d.problemTotal > d.problems.length ? h('li', {}, `… ${d.problemTotal - d.problems.length} more`) : null, d.problems.length === 0 ? h('li', { class: 'none' }, 'none') : null);
+    this.marks = d.problems.filter((p) => p.lane >= 0).map((p) => {
+      const mark = this.problemMark(p);
+      mark.style.top = `${band + p.lane * LANE_HEIGHT + 3}px`;
+      mark.style.left = '0';
+      return [mark, p.at];
+    });
+    this.overlay.replaceChildren(...this.marks.map(([b]) => b));
     Object.assign(this.el.dataset, {
       lanes: String(d.counts.lanes), events: String(d.counts.events), ticks: String(d.counts.ticks), bars: String(d.counts.bars),
       problems: String(d.problemTotal), exchanges: String(d.counts.exchanges), by: d.by,
@@ -98,6 +101,41 @@ export class Timeline {
       floors: String(d.rv.floors.length), floor: String(d.rv.floors.at(-1)?.[1] ?? ''),
     });
     this.paint();
+  }
+
+  /** A problem's mark over the canvas, made once per exchange and reused by the next views (a zoom keeps most of them). */
+  private problemMark(p: Problem): HTMLElement {
+    let made = this.made.get(p.id);
+    if (!made) this.made.set(p.id, (made = {}));
+    return (made.mark ??= h('button', {
+      class: 'mark problem-mark', 'data-kind': p.kind, 'data-exchange': p.id, title: `${p.kind} ${p.label}`, style: `background:${KIND_COLOURS[p.kind] ?? '#c00'}`,
+      onclick: (e: Event) => { e.stopPropagation(); this.app.openExchange(p.id); },
+    }));
+  }
+
+  /** The problems listed beside (their entries made once per exchange); untouched when the view lists the same ones. */
+  private listProblems(d: LanesView): void {
+    const listed = `${d.problemTotal}:${d.problems.map((p) => p.id).join(',')}`;
+    if (listed === this.listed) return;
+    this.listed = listed;
+    this.problems.replaceChildren(...d.problems.map((p) => this.problemItem(p)),
+      ...[d.problemTotal > d.problems.length ? h('li', {}, `… ${d.problemTotal - d.problems.length} more`) : null, d.problems.length === 0 ? h('li', { class: 'none' }, 'none') : null].filter((x) => x !== null));
+    this.forget(d.problems);
+  }
+
+  /** A problem's entry in the list beside, made once per exchange. */
+  private problemItem(p: Problem): HTMLElement {
+    let made = this.made.get(p.id);
+    if (!made) this.made.set(p.id, (made = {}));
+    return (made.item ??= h('li', {}, h('button', { class: 'problem', 'data-kind': p.kind, 'data-exchange': p.id, onclick: () => this.app.openExchange(p.id) },
+      h('b', { style: `color:${KIND_COLOURS[p.kind] ?? '#c00'}` }, p.kind), ` ${time(p.at)} `, p.status ?? '', p.rule ? ` [${p.rule}]` : '', h('br', {}), h('small', {}, p.label))));
+  }
+
+  /** Keeps the made elements of the problems shown, so that the cache stays as large as one view. */
+  private forget(shown: Problem[]): void {
+    if (this.made.size <= 2 * shown.length + 100) return;
+    const keep = new Set(shown.map((p) => p.id));
+    for (const id of this.made.keys()) if (!keep.has(id)) this.made.delete(id);
   }
 
   /** Asks for a frame; several moves before it are drawn once. */
@@ -127,7 +165,7 @@ export class Timeline {
     const g = this.canvas.getContext('2d')!;
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     const drawn = drawTimeline(g, d, this.view, w, height, this.brush, this.scratch);
-    for (const [button, at] of this.marks) button.style.left = `${this.x(at, w) - 4}px`;
+    for (const [button, at] of this.marks) button.style.transform = `translateX(${(this.x(at, w) - 4).toFixed(1)}px)`;
     this.range.textContent = `${time(this.view.from)} → ${time(this.view.to)} (${((this.view.to - this.view.from) / 1000).toFixed(3)} s)` +
       (this.app.filter.from !== undefined ? ` · filtered ${time(this.app.filter.from)} → ${time(this.app.filter.to!)}` : '');
     this.el.dataset.rvColumns = String(drawn.rvColumns);
