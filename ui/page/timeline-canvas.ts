@@ -2,7 +2,7 @@
  * Draws a timeline from the JSON `/api/lanes` answers (src/ui/lanes-view.ts) onto a canvas, for
  * any time window inside the one the data was aggregated for: a band of the answers'
  * resourceVersions with the compaction floor as a stepped line, then one lane per client or
- * resource with watch bars, event marks and list/get/write ticks. Marks and ticks are merged per
+ * resource with watch bars, event marks, list/get/write ticks and problems. Marks and ticks are merged per
  * pixel column and written into a pixel buffer, so a frame costs one pass over the columns of each
  * lane however many buckets the data holds, and one put of the buffer. No DOM besides the canvas:
  * other views (an explore report) reuse it.
@@ -102,6 +102,15 @@ export function drawTimeline(g: CanvasRenderingContext2D, d: LanesView, view: Ti
       if (st >= 0) rect(c, y + 4, c + 1.5, y + LANE_HEIGHT - 4, st >= 400 ? PX.badTick : PX.tick);
     }
   });
+  // Problems (410, 429, faults …): a coloured mark with a white edge at their instant, over everything in their lane.
+  for (const p of d.problems) {
+    if (p.lane < 0) continue;
+    const px0 = x(p.at);
+    if (px0 < -5 || px0 > w + 5) continue;
+    const y = band + p.lane * LANE_HEIGHT;
+    rect(px0 - 4, y + 3, px0 + 5, y + 27, PX.lane);
+    rect(px0 - 3, y + 4, px0 + 4, y + 26, problemPixel(p.kind));
+  }
   px.put(g);
   if (band) drawn.floorSteps = drawFloor(g, d, w, band, x);
   if (brush) {
@@ -189,6 +198,9 @@ function pixel(hex: string, alpha = 1, under = '#ffffff'): number {
   const [r, g, b] = top.map((v, i) => Math.round(v * alpha + bottom[i]! * (1 - alpha)));
   return ((255 << 24) | (b! << 16) | (g! << 8) | r!) >>> 0;
 }
+
+const PROBLEM_PX = new Map(Object.entries(KIND_COLOURS).map(([k, c]) => [k, pixel(c)]));
+const problemPixel = (kind: string) => PROBLEM_PX.get(kind) ?? pixel('#cc0000');
 
 const PX = {
   band: pixel('#fbfcfd'), bandLine: pixel('#e3e7ec'), lane: pixel('#ffffff'), laneOdd: pixel('#f6f7f9'),

@@ -31,6 +31,7 @@ export class Timeline {
   private size = { w: 0, h: 0, dpr: 0 };
   private frame = 0;
   private listed = '';
+  private marked = '';
   private readonly made = new Map<number, { mark?: HTMLElement; item?: HTMLElement }>();
 
   constructor(private readonly app: App) {
@@ -93,7 +94,9 @@ export class Timeline {
       mark.style.left = '0';
       return [mark, p.at];
     });
-    this.overlay.replaceChildren(...this.marks.map(([b]) => b));
+    const marked = this.marks.map(([b]) => b.dataset.exchange).join(',');
+    if (marked !== this.marked) this.overlay.replaceChildren(...this.marks.map(([b]) => b));
+    this.marked = marked;
     Object.assign(this.el.dataset, {
       lanes: String(d.counts.lanes), events: String(d.counts.events), ticks: String(d.counts.ticks), bars: String(d.counts.bars),
       problems: String(d.problemTotal), exchanges: String(d.counts.exchanges), by: d.by,
@@ -108,7 +111,7 @@ export class Timeline {
     let made = this.made.get(p.id);
     if (!made) this.made.set(p.id, (made = {}));
     return (made.mark ??= h('button', {
-      class: 'mark problem-mark', 'data-kind': p.kind, 'data-exchange': p.id, title: `${p.kind} ${p.label}`, style: `background:${KIND_COLOURS[p.kind] ?? '#c00'}`,
+      class: 'mark problem-mark', 'data-kind': p.kind, 'data-exchange': p.id, title: `${p.kind} ${p.label}`,
       onclick: (e: Event) => { e.stopPropagation(); this.app.openExchange(p.id); },
     }));
   }
