@@ -140,6 +140,16 @@ function mainThreadTasks(trace) {
   const events = trace.traceEvents ?? trace;
   const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
   if (!main) return [];
+  if (process.env.TRACE_DETAIL) {
+    const on = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X');
+    const top = on.filter((e) => e.name === 'ThreadControllerImpl::RunTask').sort((a, b) => (b.tdur ?? 0) - (a.tdur ?? 0)).slice(0, 3);
+    for (const t of top) {
+      const inside = on.filter((e) => e !== t && e.ts >= t.ts && e.ts + e.dur <= t.ts + t.dur);
+      const by = {};
+      for (const e of inside) by[e.name] = (by[e.name] ?? 0) + (e.tdur ?? e.dur) / 1000;
+      console.log((t.tdur / 1000).toFixed(1), Object.entries(by).sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(' | '));
+    }
+  }
   return events
     .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask')
     .map((e) => [e.dur / 1000, (e.tdur ?? e.dur) / 1000])

@@ -29,8 +29,8 @@ export interface Drawn {
 }
 
 /** The height the canvas needs for `d`. */
-export function timelineHeight(d: LanesView): number {
-  return rvBand(d) + Math.max(1, d.lanes.length) * LANE_HEIGHT;
+export function timelineHeight(d: LanesView, band = rvBand(d)): number {
+  return band + Math.max(1, d.lanes.length) * LANE_HEIGHT;
 }
 
 /** The RV band's height for `d`: the band is drawn when an answer carried an RV or a compaction is known. */
@@ -40,11 +40,12 @@ export function rvBand(d: LanesView): number {
 
 /**
  * Draws `d` for the window `view` on a canvas `w` × `h` CSS pixels (its backing store may be
- * larger: the device pixel ratio is read from it). What is drawn per column — backgrounds, bars,
+ * larger: the device pixel ratio is read from it), with an RV band `band` pixels high (a page that
+ * zooms keeps it while a window without RVs is shown, so that the lanes stay where they were). What is drawn per column — backgrounds, bars,
  * marks, ticks, RV points — is written into a pixel buffer and put in one call; the floor line,
  * the labels and the brush are drawn over it. `scratch` keeps the buffers between frames.
  */
-export function drawTimeline(g: CanvasRenderingContext2D, d: LanesView, view: TimeWindow, w: number, h: number, brush?: TimeWindow, scratch = new Scratch()): Drawn {
+export function drawTimeline(g: CanvasRenderingContext2D, d: LanesView, view: TimeWindow, w: number, h: number, brush?: TimeWindow, scratch = new Scratch(), band = rvBand(d)): Drawn {
   const dpr = g.canvas.width / w || 1;
   const px = scratch.pixels(g, g.canvas.width, g.canvas.height);
   const span = view.to - view.from;
@@ -52,14 +53,14 @@ export function drawTimeline(g: CanvasRenderingContext2D, d: LanesView, view: Ti
   const bucketX = (b: number) => x(d.from + (b + 0.5) * d.bucketMs);
   const cols = Math.ceil(w);
   scratch.size(cols);
-  const band = rvBand(d);
   // Device-pixel rectangles from CSS-pixel coordinates.
   const rect = (x0: number, y0: number, x1: number, y1: number, colour: number) => px.rect(x0 * dpr, y0 * dpr, x1 * dpr, y1 * dpr, colour);
   let drawn: Drawn = { rvColumns: 0, floorSteps: 0 };
+  const rvs = d.rv.min !== null;
   if (band) {
     rect(0, 0, w, band - 1, PX.band);
     rect(0, band - 1, w, band, PX.bandLine);
-    drawn = rvPoints(d, band, cols, bucketX, scratch, rect);
+    if (rvs) drawn = rvPoints(d, band, cols, bucketX, scratch, rect);
   }
   d.lanes.forEach((lane, i) => {
     const y = band + i * LANE_HEIGHT;
@@ -112,7 +113,7 @@ export function drawTimeline(g: CanvasRenderingContext2D, d: LanesView, view: Ti
     rect(px0 - 3, y + 4, px0 + 4, y + 26, problemPixel(p.kind));
   }
   px.put(g);
-  if (band) drawn.floorSteps = drawFloor(g, d, w, band, x);
+  if (band && rvs) drawn.floorSteps = drawFloor(g, d, w, band, x);
   if (brush) {
     g.fillStyle = COLOURS.brush;
     const x0 = x(brush.from);
@@ -124,8 +125,9 @@ export function drawTimeline(g: CanvasRenderingContext2D, d: LanesView, view: Ti
 /** Where the RV band maps a resourceVersion. */
 function rvY(d: LanesView, band: number): (rv: number) => number {
   const lo = d.rv.min!;
-  const range = Math.max(1, d.rv.max! - lo);
   const inner = band - 16;
+  if (d.rv.max === lo) return () => 8 + inner / 2;
+  const range = d.rv.max! - lo;
   return (rv) => 8 + inner - ((rv - lo) / range) * inner;
 }
 

@@ -1,11 +1,11 @@
 /**
  * The timeline: one lane per client or resource; list/get/write exchanges as ticks, watches as
- * bars with their events as marks, problems (410, 429, faults, resets, errors) as coloured
- * buttons over the canvas and listed beside. Wheel zooms, drag pans, shift-drag brushes a range
- * (which filters the exchanges table), double-click resets. Above the lanes, the resourceVersion
- * of the answers and the compaction floor. The canvas is drawn by timeline-canvas.ts, at most once
- * per animation frame; new data (fetched once a zoom or pan settles) rebuilds the DOM around it.
- * Counts are on data attributes.
+ * bars with their events as marks, problems (410, 429, faults, resets, errors) as coloured marks
+ * (transparent buttons over the canvas take the clicks) and listed beside; above the lanes, the
+ * resourceVersion of the answers and the compaction floor. Wheel zooms, drag pans, shift-drag
+ * brushes a range (which filters the exchanges table), double-click resets. The canvas is drawn
+ * by timeline-canvas.ts, at most once per animation frame; new data (fetched once a zoom or pan
+ * settles) rebuilds the DOM around it. Counts are on data attributes.
  */
 import type { App } from './app';
 import { clear, debounce, h, time } from './dom';
@@ -31,6 +31,11 @@ export class Timeline {
   private size = { w: 0, h: 0, dpr: 0 };
   private frame = 0;
   private listed = '';
+  private band = 0;
+  private asked = 0;
+  /** The window the data was fetched for, and the data whose marks stand placed for it. */
+  private dataView = { from: 0, to: 1 };
+  private placed: { data: LanesView; w: number } | undefined;
   private marked = '';
   private readonly made = new Map<number, { mark?: HTMLElement; item?: HTMLElement }>();
 
@@ -53,7 +58,13 @@ export class Timeline {
   async load(): Promise<void> {
     const width = Math.max(200, Math.floor(this.chart.clientWidth || 1000));
     const { from: _f, to: _t, ...filter } = this.app.filter;
-    const data = (this.data = await this.app.source.lanes(this.by, this.view, filter, width));
+    const view = { ...this.view };
+    const asked = ++this.asked;
+    const data = await this.app.source.lanes(this.by, view, filter, width);
+    if (asked !== this.asked) return; // a later view was asked for meanwhile: its answer is drawn
+    this.data = data;
+    this.dataView = view;
+    this.placed = undefined;
     this.render();
     // The list beside in a task of its own, after the frame that draws the new data.
     await new Promise((r) => setTimeout(r));
@@ -84,7 +95,8 @@ export class Timeline {
   private render(): void {
     const d = this.data;
     if (!d) return;
-    const band = rvBand(d);
+    // The band stays once shown: a zoom into a window without RVs does not move the lanes.
+    const band = (this.band = Math.max(this.band, rvBand(d)));
     clear(this.labels,
       band ? h('div', { class: 'rv-label', title: 'resourceVersion of each answer; dashed: the compaction floor', style: `height:${band}px` }, 'resourceVersion') : null,
       ...d.lanes.map((l) => h('div', { class: 'lane-label', title: l.key, style: `height:${LANE_HEIGHT}px` }, l.key, h('small', {}, ` ${l.exchanges}`))));
@@ -155,7 +167,7 @@ export class Timeline {
     const d = this.data;
     if (!d) return;
     const w = this.chart.clientWidth || 1000;
-    const height = timelineHeight(d);
+    const height = timelineHeight(d, this.band);
     const dpr = window.devicePixelRatio || 1;
     if (this.size.w !== w || this.size.h !== height || this.size.dpr !== dpr) {
       this.size = { w, h: height, dpr };
@@ -167,8 +179,15 @@ export class Timeline {
     }
     const g = this.canvas.getContext('2d')!;
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    const drawn = drawTimeline(g, d, this.view, w, height, this.brush, this.scratch);
-    for (const [button, at] of this.marks) button.style.transform = `translateX(${(this.x(at, w) - 4).toFixed(1)}px)`;
+    const drawn = drawTimeline(g, d, this.view, w, height, this.brush, this.scratch, this.band);
+    // The problem marks' hit targets stand where the data's window puts them; while a zoom or pan has
+    // moved away from it (until the view it settles on is fetched) they are hidden, not moved per frame.
+    const settled = this.view.from === this.dataView.from && this.view.to === this.dataView.to;
+    if (settled && (this.placed?.data !== d || this.placed.w !== w)) {
+      for (const [button, at] of this.marks) button.style.transform = `translateX(${(this.x(at, w) - 4).toFixed(1)}px)`;
+      this.placed = { data: d, w };
+    }
+    if (this.overlay.hidden === settled) this.overlay.hidden = !settled;
     this.range.textContent = `${time(this.view.from)} → ${time(this.view.to)} (${((this.view.to - this.view.from) / 1000).toFixed(3)} s)` +
       (this.app.filter.from !== undefined ? ` · filtered ${time(this.app.filter.from)} → ${time(this.app.filter.to!)}` : '');
     this.el.dataset.rvColumns = String(drawn.rvColumns);
@@ -226,7 +245,7 @@ export class Timeline {
     const d = this.data;
     if (!d) return;
     const r = this.chart.getBoundingClientRect();
-    const lane = d.lanes[Math.floor((e.clientY - r.top - rvBand(d)) / LANE_HEIGHT)];
+    const lane = d.lanes[Math.floor((e.clientY - r.top - this.band) / LANE_HEIGHT)];
     if (!lane) return;
     const w = r.width;
     const x = e.clientX - r.left;
