@@ -22,6 +22,9 @@
  * - `watch_observations` (schema 3) a watch's events, one row per frame: their observations packed.
  * - `lists`         one row per list response (a page): scope, request and response list meta.
  * - `watches`       one row per watch stream: scope, start RV, event count, RV range, how it ended.
+ * - `compactions`   (optional, any schema version) when the server compacted its store and to
+ *                   which revision: written by `serve --out`, created with its first row; readers
+ *                   take a file without it as one with no compaction recorded.
  */
 export const APPLICATION_ID = 0x6b746170; // "ktap"
 export const SCHEMA_VERSION = 3;
@@ -187,6 +190,9 @@ CREATE TRIGGER observations_insert INSTEAD OF INSERT ON observations BEGIN
     NEW.frame_offset, NEW.frame_length);
 END;
 `;
+
+/** The optional `compactions` table (see above), created by the first compaction a recording holds. */
+export const CREATE_COMPACTIONS = 'CREATE TABLE IF NOT EXISTS compactions (at_ms REAL NOT NULL, rv INTEGER NOT NULL)';
 
 /** migrations[i] takes a file from schema version i to i + 1. */
 export const migrations: readonly string[] = [v1, v2, v3];

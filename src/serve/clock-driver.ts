@@ -25,6 +25,7 @@ export class ClockDriver {
   /** Wall time and recorded time of the realtime origin. */
   private originWall = 0;
   private originRecorded = 0;
+  private compacted: ((rv: number) => void) | undefined;
 
   constructor(
     private readonly rebuilt: Reconstruction,
@@ -71,20 +72,32 @@ export class ClockDriver {
     return { applied, headResourceVersion: String(this.store.head), atEnd: this.cursor.atEnd };
   }
 
+  /** Tells `listener` the floor each compaction that moved it reached (serve --out records it). */
+  onCompacted(listener: (rv: number) => void): void {
+    this.compacted = listener;
+  }
+
   /** Compacts at `rev` (default: the head); returns the revision compacted to. */
   compact(rev?: number): number {
-    const target = this.store.compact(rev ?? this.store.head);
+    const target = this.compactTo(rev ?? this.store.head);
     this.options.log.info({ rv: target }, 'compacted');
     return target;
   }
 
   private compactByPolicy(): void {
     const { keepRevisions, compactionWindowMs } = this.options;
-    if (keepRevisions !== undefined && this.store.head - keepRevisions > this.store.floor) this.store.compact(this.store.head - keepRevisions);
+    if (keepRevisions !== undefined && this.store.head - keepRevisions > this.store.floor) this.compactTo(this.store.head - keepRevisions);
     if (compactionWindowMs !== undefined) {
       const target = this.store.revisionOlderThan(compactionWindowMs);
-      if (target > this.store.floor) this.store.compact(target);
+      if (target > this.store.floor) this.compactTo(target);
     }
+  }
+
+  private compactTo(rev: number): number {
+    const before = this.store.floor;
+    const target = this.store.compact(rev);
+    if (this.store.floor > before) this.compacted?.(this.store.floor);
+    return target;
   }
 
   private schedule(): void {

@@ -2,7 +2,8 @@
  * `serve --out F`: every exchange serve answers goes into a new recording, in the format `record`
  * writes, through the same ExchangeTap and RecordingQueue: the request head and body as they
  * arrived, the response head and body as the client got them (faults included), a streamed
- * response (a watch) as one frame per write with its offset, and how the exchange ended.
+ * response (a watch) as one frame per write with its offset, and how the exchange ended; and
+ * every compaction of serve's store, with the floor it reached.
  */
 import { existsSync, rmSync } from 'node:fs';
 import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerResponse } from 'node:http';
@@ -68,6 +69,11 @@ export class ExchangeRecorder {
     if (!tap) return;
     tap.markInjected(injected);
     if (reset) tap.fail('reset', `reset by fault rule ${injected}`);
+  }
+
+  /** The server's store was compacted: its floor is now `rv` (a row of the recording's `compactions`). */
+  compacted(rv: number, at = Date.now()): void {
+    this.queue.send({ k: 'compaction', at, rv });
   }
 
   /** Commits everything recorded so far. */

@@ -206,6 +206,8 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
       if (options.out !== undefined) {
         recorder = await ExchangeRecorder.start({ out: options.out, keepSecrets: Boolean(options.keepSecrets), log, source: `kubetape serve ${empty ? '(empty cluster)' : options.db}` });
         log.info({ out: options.out }, 'recording the exchanges served');
+        const rec = recorder;
+        clock.onCompacted((rv) => rec.compacted(rv));
       }
       const dispatcher = createDispatcher({
           store,

@@ -1,10 +1,11 @@
 /**
  * A recorded body as a person reads it: gzip undone, JSON pretty-printed, protobuf shown as what
- * it decodes to (kind, metadata, list meta, Status), anything else as text or a byte count.
+ * it decodes to (every field of a built-in kind, list meta, Status), anything else as text or a byte count.
  */
-import { decodeEnvelope, gunzipSafe, hasMagic, isGzip, isJson, isProtobuf, readObjectMeta, readStatus } from '../wire';
+import { gunzipSafe, hasMagic, isGzip, isJson, isProtobuf } from '../wire';
 import { decodeBody } from '../wire';
 import type { DecodedObject } from '../wire';
+import { protobufObject } from './protobuf-object-view';
 
 /** Bodies are shown up to this many characters (the rest is counted, not sent). */
 export const BODY_TEXT_LIMIT = 256 * 1024;
@@ -51,7 +52,7 @@ export function bodyView(headers: Headers, body: Buffer | null): BodyView {
   return limited({ ...base, kind: 'text', text, truncated: false });
 }
 
-/** What a protobuf body decodes to: an object's kind and metadata, a list's meta and items' metadata, a Status. */
+/** What a protobuf body decodes to: an object, a list's meta and its items, a Status. */
 export function protobufSummary(contentType: string | null, bytes: Buffer): unknown {
   try {
     const decoded = decodeBody(contentType ?? undefined, bytes);
@@ -71,17 +72,10 @@ export function protobufSummary(contentType: string | null, bytes: Buffer): unkn
   }
 }
 
-/** A decoded object as shown: JSON as parsed, protobuf as kind and ObjectMeta, a Table row as its JSON. */
+/** A decoded object as shown: JSON as parsed, protobuf decoded field by field, a Table row as its JSON. */
 export function objectSummary(o: DecodedObject): unknown {
   if (o.encoding === 'json') return JSON.parse(o.raw.toString('utf8'));
   return protobufObject(o.raw);
-}
-
-/** A k8s\0-enveloped protobuf object as `{apiVersion, kind, metadata}` (the fields beyond metadata are not decoded). */
-export function protobufObject(envelope: Buffer): unknown {
-  const e = decodeEnvelope(envelope);
-  if (e.kind === 'Status') return readStatus(e.raw);
-  return { apiVersion: e.apiVersion, kind: e.kind, metadata: readObjectMeta(e.raw), '(protobuf)': `${e.raw.length} bytes; fields beyond metadata not decoded` };
 }
 
 export function pretty(value: unknown): string {

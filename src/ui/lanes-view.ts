@@ -1,8 +1,11 @@
 /**
  * The timeline of one view, aggregated to the pixel width asked for: per lane (a client or a
  * resource) the non-watch exchanges as ticks counted per bucket, each watch as a bar with its
- * events counted per bucket as marks, and the exchanges that went wrong, listed.
+ * events counted per bucket as marks, and the exchanges that went wrong, listed; beside the lanes,
+ * the resourceVersions the answers carried (per bucket, lowest to highest) and the compaction
+ * floor over time when the recording holds compactions (serve --out).
  */
+import type { Compaction } from '../recording/reader/compactions';
 import type { ExchangeRow } from '../recording/reader/exchange-rows';
 import type { WatchEventBucket } from '../recording/reader/watch-event-times';
 
@@ -36,6 +39,23 @@ export interface Lane {
   marks: Array<[number, number, number]>;
 }
 
+/** What the answers' resourceVersions and the compactions add to the lanes. */
+export interface RvSources {
+  /** RVs of gets and writes (a list's and a watch's are on their rows and buckets). */
+  objectRvs: Map<number, string>;
+  compactions: Compaction[];
+}
+
+export interface RvView {
+  /** `[bucket, lowest RV, highest RV, answers]`: answers (list pages, gets, writes, watch arrivals) that carried a numeric RV. */
+  points: Array<[number, number, number, number]>;
+  /** `[at, floor RV]`: the floor in force at `from` (its compaction may be earlier), then each compaction up to `to`, per bucket its highest. */
+  floors: Array<[number, number]>;
+  /** The lowest and highest RV drawn (points and floors), null when there is none. */
+  min: number | null;
+  max: number | null;
+}
+
 export interface LanesView {
   by: LaneKey;
   from: number;
@@ -46,6 +66,7 @@ export interface LanesView {
   problems: Problem[];
   problemTotal: number;
   counts: { lanes: number; exchanges: number; ticks: number; bars: number; events: number };
+  rv: RvView;
 }
 
 export function problemOf(r: ExchangeRow): ProblemKind | undefined {
@@ -61,7 +82,7 @@ export function problemOf(r: ExchangeRow): ProblemKind | undefined {
 }
 
 /** `rows` in time order; `buckets` counted with the same `from` and `bucketMs`. */
-export function lanesView(by: LaneKey, rows: ExchangeRow[], buckets: WatchEventBucket[], from: number, to: number, width: number): LanesView {
+export function lanesView(by: LaneKey, rows: ExchangeRow[], buckets: WatchEventBucket[], from: number, to: number, width: number, rvs?: RvSources): LanesView {
   const bucketMs = Math.max((to - from) / width, 1e-3);
   const bucketOf = (t: number) => Math.min(width - 1, Math.max(0, Math.floor((t - from) / bucketMs)));
   const lanes = new Map<string, Lane & { tickAt: Map<number, [number, number, number, number]>; index: number }>();
@@ -69,6 +90,16 @@ export function lanesView(by: LaneKey, rows: ExchangeRow[], buckets: WatchEventB
   const problems: Problem[] = [];
   let problemTotal = 0;
   let ticks = 0;
+  const rvAt = new Map<number, [number, number, number, number]>();
+  const addRv = (b: number, lo: number, hi: number, n: number) => {
+    const p = rvAt.get(b);
+    if (!p) rvAt.set(b, [b, lo, hi, n]);
+    else {
+      p[1] = Math.min(p[1], lo);
+      p[2] = Math.max(p[2], hi);
+      p[3] += n;
+    }
+  };
   for (const r of rows) {
     const key = by === 'client' ? r.client : r.resource;
     let lane = lanes.get(key);
@@ -77,7 +108,12 @@ export function lanesView(by: LaneKey, rows: ExchangeRow[], buckets: WatchEventB
     if (r.verb === 'watch') {
       lane.bars.push([r.id, r.at, r.durationMs === null ? to : r.at + r.durationMs, r.watchEnded, r.status]);
       laneOfWatch.set(r.id, lane);
-    } else if (r.at >= from) {
+    } else {
+      const rv = numericRv(r.rv ?? rvs?.objectRvs.get(r.id));
+      const answeredAt = r.at + (r.durationMs ?? 0);
+      if (rv !== undefined && answeredAt >= from && answeredAt <= to) addRv(bucketOf(answeredAt), rv, rv, 1);
+    }
+    if (r.verb !== 'watch' && r.at >= from) {
       const b = bucketOf(r.at);
       const tick = lane.tickAt.get(b);
       if (tick) {
@@ -95,16 +131,46 @@ export function lanesView(by: LaneKey, rows: ExchangeRow[], buckets: WatchEventB
     }
   }
   let events = 0;
-  for (const [id, bucket, n] of buckets) {
+  for (const [id, bucket, n, lo, hi] of buckets) {
     const lane = laneOfWatch.get(id);
     if (!lane || bucket < 0 || bucket >= width) continue;
     lane.marks.push([id, bucket, n]);
     events += n;
+    if (lo !== null && hi !== null) addRv(bucket, lo, hi, n);
   }
   const out: Lane[] = [...lanes.values()].map(({ key, exchanges, bars, marks, tickAt }) => ({ key, exchanges, ticks: [...tickAt.values()], bars, marks }));
   const bars = out.reduce((n, l) => n + l.bars.length, 0);
   return {
     by, from, to, width, bucketMs, lanes: out, problems, problemTotal,
     counts: { lanes: out.length, exchanges: rows.length, ticks, bars, events },
+    rv: rvView([...rvAt.values()].sort((a, b) => a[0] - b[0]), rvs?.compactions ?? [], from, to, bucketOf),
   };
+}
+
+function rvView(points: RvView['points'], compactions: Compaction[], from: number, to: number, bucketOf: (t: number) => number): RvView {
+  const floors: RvView['floors'] = [];
+  let lastBucket = -1;
+  for (const [at, rv] of compactions) {
+    if (at > to) break;
+    const b = at < from ? -1 : bucketOf(at);
+    const last = floors[floors.length - 1];
+    if (last && (b === -1 || b === lastBucket)) last.splice(0, 2, at, Math.max(last[1], rv));
+    else floors.push([at, rv]);
+    lastBucket = b;
+  }
+  let min: number | null = null;
+  let max: number | null = null;
+  const see = (lo: number, hi: number) => {
+    min = min === null ? lo : Math.min(min, lo);
+    max = max === null ? hi : Math.max(max, hi);
+  };
+  for (const [, lo, hi] of points) see(lo, hi);
+  for (const [, rv] of floors) see(rv, rv);
+  return { points, floors, min, max };
+}
+
+/** A resourceVersion as a number when it is a plain integer (etcd's); undefined otherwise. */
+function numericRv(rv: string | null | undefined): number | undefined {
+  if (!rv || !/^\d{1,15}$/.test(rv)) return undefined;
+  return Number(rv);
 }

@@ -4,7 +4,8 @@
  * that saw it. The page diffs consecutive revisions.
  */
 import type { ObjectObservation } from '../recording/reader/object-revisions';
-import { pretty, protobufObject } from './body-view';
+import { pretty } from './body-view';
+import { protobufObject } from './protobuf-object-view';
 
 export interface RevisionView {
   rv: string | null;

@@ -4,12 +4,13 @@
  * stays small however large the recording.
  */
 import type { Db } from '../recording/open';
-import { exchangeFacets, exchangeFrames, exchangeSpan, exchangePage, exchangeRecord, exchangeRows, type ExchangeFilter, type ExchangeRow } from '../recording/reader/exchange-rows';
+import { compactionSpan, compactions } from '../recording/reader/compactions';
+import { exchangeFacets, exchangeFrames, exchangeSpan, exchangePage, exchangeRecord, exchangeRows, objectAnswerRvs, type ExchangeFilter, type ExchangeRow } from '../recording/reader/exchange-rows';
 import { objectObservations, objectResources, observedObjects, type ObservedObject } from '../recording/reader/object-revisions';
 import { watchEventBuckets } from '../recording/reader/watch-event-times';
 import { bodyView, type BodyView, type Headers } from './body-view';
 import { changeLog } from './change-log';
-import { lanesView, type LaneKey, type LanesView } from './lanes-view';
+import { lanesView, type LaneKey, type LanesView, type RvSources } from './lanes-view';
 import { revisionViews, type RevisionView } from './object-history-view';
 import { stateAt, type ChangeLog, type StateView } from './state-at';
 import { watchEventRows, type WatchEventRow } from './watch-events-view';
@@ -33,6 +34,7 @@ export interface ExchangeDetail {
 export class RecordingViews {
   /** The rebuilt history, and how many exchanges the recording had when it was built (a live recording grows). */
   private log: { exchanges: number; log: ChangeLog } | undefined;
+  private rvs: { exchanges: number; objectRvs: Map<number, string> } | undefined;
 
   constructor(
     private readonly db: Db,
@@ -43,11 +45,15 @@ export class RecordingViews {
     return this.summarize();
   }
 
-  /** The time span of the recording, first start to the last end, and how many exchanges it holds (the page polls it to follow a live recording). */
-  span(): { from: number; to: number; exchanges: number } {
+  /**
+   * The time span of the recording, first start to the last end (or the last compaction, when
+   * later), and how many exchanges and compactions it holds (the page polls it to follow a live recording).
+   */
+  span(): { from: number; to: number; exchanges: number; compactions: number } {
     const { exchanges, from, to } = exchangeSpan(this.db);
-    if (from === null || to === null) return { from: 0, to: 1, exchanges };
-    return { from, to: Math.max(to, from + 1), exchanges };
+    const compacted = compactionSpan(this.db);
+    if (from === null || to === null) return { from: 0, to: 1, exchanges, compactions: compacted.count };
+    return { from, to: Math.max(to, compacted.last ?? to, from + 1), exchanges, compactions: compacted.count };
   }
 
   lanes(by: LaneKey, filter: ExchangeFilter, width = DEFAULT_WIDTH): LanesView {
@@ -56,7 +62,14 @@ export class RecordingViews {
     const to = Math.max(filter.to ?? span!.to, from + 1);
     const w = Math.max(10, Math.min(MAX_WIDTH, Math.floor(width)));
     const rows = exchangeRows(this.db, { ...filter, from, to });
-    return lanesView(by, rows, watchEventBuckets(this.db, from, to, (to - from) / w), from, to, w);
+    return lanesView(by, rows, watchEventBuckets(this.db, from, to, (to - from) / w), from, to, w, this.rvSources());
+  }
+
+  /** The RVs of gets and writes (read once, and again once the recording has more exchanges) and the compactions. */
+  private rvSources(): RvSources {
+    const exchanges = exchangeSpan(this.db).exchanges;
+    if (this.rvs?.exchanges !== exchanges) this.rvs = { exchanges, objectRvs: objectAnswerRvs(this.db) };
+    return { objectRvs: this.rvs.objectRvs, compactions: compactions(this.db) };
   }
 
   exchanges(filter: ExchangeFilter, offset: number, limit: number): { total: number; offset: number; rows: ExchangeRow[] } {

@@ -26,7 +26,7 @@ export interface ReportData {
   report: true;
   title: string;
   summary: unknown;
-  facets: ReturnType<RecordingViews['facets']> & { span: { from: number; to: number } };
+  facets: ReturnType<RecordingViews['facets']> & { span: ReturnType<RecordingViews['span']> };
   lanes: { client: ReturnType<RecordingViews['lanes']>; resource: ReturnType<RecordingViews['lanes']> };
   /** The exchanges table, column-wise: `rows[i][j]` is the value of `columns[j]` (keys are not repeated per row). */
   exchanges: { total: number; columns: string[]; rows: unknown[][] };

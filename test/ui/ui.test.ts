@@ -86,11 +86,27 @@ describeBrowser('kubetape ui on the example recording', () => {
     expect(await timelineCount(page, 'events')).toBe(9);
     expect(await timelineCount(page, 'ticks')).toBe(15);
     expect(await timelineCount(page, 'problems')).toBe(0);
-    await page.screenshot({ path: join(ARTIFACTS, 'example-timeline.png'), clip: { x: 0, y: 0, width: 1400, height: 200 } });
+    await page.screenshot({ path: join(ARTIFACTS, 'example-timeline.png'), clip: { x: 0, y: 0, width: 1400, height: 260 } });
     await page.selectOption('#lane-by', 'resource');
     await page.waitForSelector('#timeline[data-by="resource"]');
     expect(await timelineCount(page, 'lanes')).toBe(2);
     expect(await page.$$eval('.lane-label', (els) => els.map((e) => e.getAttribute('title')))).toEqual(['(non-resource)', 'configmaps']);
+  });
+
+  it('wheel zooms in (the view refetched holds fewer ticks), double-click resets', async () => {
+    await page.selectOption('#lane-by', 'client');
+    await page.waitForSelector('#timeline[data-by="client"][data-ticks="15"]');
+    const box = (await page.$('.chart'))!.boundingBox();
+    const { x, y, width } = (await box)!;
+    await page.mouse.move(x + width * 0.25, y + 30); // over the RV band: a click there opens nothing
+    for (let i = 0; i < 10; i++) await page.mouse.wheel(0, -200);
+    await page.waitForFunction(() => Number((globalThis as any).document.querySelector('#timeline').dataset.ticks) < 15);
+    expect(await page.textContent('#timeline .range')).not.toContain('(1.990 s)');
+    await page.mouse.dblclick(x + width * 0.25, y + 30);
+    await page.waitForSelector('#timeline[data-ticks="15"]');
+    expect(await page.textContent('#timeline .range')).toContain('(1.990 s)');
+    await page.selectOption('#lane-by', 'resource');
+    await page.waitForSelector('#timeline[data-by="resource"]');
   });
 
   it('filtering the exchanges by resource hides the others, in the table and on the timeline', async () => {
@@ -115,6 +131,20 @@ describeBrowser('kubetape ui on the example recording', () => {
     const rows = await page.$$eval('#detail .events tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(1).map((td) => td.textContent)));
     expect(rows).toEqual(['01', '02', '04', '05', '06', '07'].map((n, i) => ['ADDED', `demo/cm-${n}`, ['106', '112', '109', '110', '111', '113'][i]]));
     await page.screenshot({ path: join(ARTIFACTS, 'example-exchange.png') });
+  });
+
+  it('protobuf bodies are decoded beyond metadata: a list’s items and a watch’s events show their data', async () => {
+    await page.click('#exchanges tbody tr[data-id="14"]');
+    await page.waitForSelector('#detail[data-id="14"] .body-text');
+    expect(await page.textContent('#detail .body small')).toContain('application/vnd.kubernetes.protobuf');
+    const list = JSON.parse((await page.textContent('#detail .body-text'))!);
+    expect(list.kind).toBe('ConfigMapList');
+    expect(list.items[0]).toMatchObject({ kind: 'ConfigMap', metadata: { name: 'cm-01', namespace: 'demo' }, data: { k: 'v01' } });
+    expect(list.items[0].metadata.managedFields[0].fieldsV1).toEqual({ 'f:data': { '.': {}, 'f:k': {} } });
+    await page.click('#exchanges tbody tr[data-id="15"]');
+    await page.waitForSelector('#detail[data-id="15"] .events');
+    const event = JSON.parse((await page.$eval('#detail .events tbody tr', (tr) => tr.getAttribute('title')))!);
+    expect(event).toMatchObject({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'cm-01', resourceVersion: '106' }, data: { k: 'v01' } });
   });
 
   it('the object view shows the revisions of cm-02 with the diff between them', async () => {
@@ -185,7 +215,7 @@ describeBrowser('kubetape ui on a recording with an injected 410', () => {
   it('the 410 is marked and listed; clicking its mark opens the exchange with its Status', async () => {
     expect(await timelineCount(page, 'problems')).toBe(1);
     expect(await page.$$eval('.problem', (els) => els.map((e) => e.getAttribute('data-kind')))).toEqual(['410']);
-    await page.screenshot({ path: join(ARTIFACTS, 'faults-timeline.png'), clip: { x: 0, y: 0, width: 1400, height: 200 } });
+    await page.screenshot({ path: join(ARTIFACTS, 'faults-timeline.png'), clip: { x: 0, y: 0, width: 1400, height: 260 } });
     await page.click('.problem-mark[data-kind="410"]');
     await page.waitForSelector('#detail .status-line[data-status="410"]');
     const line = await page.textContent('#detail .status-line');

@@ -66,13 +66,14 @@ async function start(): Promise<void> {
   document.body.dataset.ready = '1';
   if (source.live) follow();
 
-  /** Follows a recording that is still being written (record, serve --out): new exchanges appear without a reload. */
+  /** Follows a recording that is still being written (record, serve --out): new exchanges and compactions appear without a reload. */
   function follow(): void {
-    let known = facets.span.exchanges ?? -1;
+    const state = (s: { exchanges?: number; compactions?: number }) => `${s.exchanges ?? -1}/${s.compactions ?? 0}`;
+    let known = state(facets.span);
     setInterval(async () => {
       const span = await source.span().catch(() => undefined);
-      if (!span || span.exchanges === known) return;
-      known = span.exchanges;
+      if (!span || state(span) === known) return;
+      known = state(span);
       const oldTo = facets.span.to;
       facets.span = span;
       timeline.grow(oldTo, span.to);

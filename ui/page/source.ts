@@ -3,13 +3,13 @@
  * (the same views, computed when the report was written; filters applied here).
  */
 import { stateAt, type ChangeLog, type StateView } from '../../src/ui/state-at';
-import type { ExchangeDetail, ExchangeRow, Facets, Filter, LanesView, ObservedObject, RevisionView } from './types';
+import type { ExchangeDetail, ExchangeRow, Facets, Filter, LanesView, ObservedObject, RevisionView, Span } from './types';
 
 export interface Source {
   readonly live: boolean;
   summary(): Promise<any>;
   facets(): Promise<Facets>;
-  span(): Promise<{ from: number; to: number; exchanges: number }>;
+  span(): Promise<Span>;
   lanes(by: 'client' | 'resource', view: { from: number; to: number }, filter: Filter, width: number): Promise<LanesView>;
   exchanges(filter: Filter, offset: number, limit: number): Promise<{ total: number; rows: ExchangeRow[] }>;
   exchange(id: number, frames?: number): Promise<ExchangeDetail | null>;
@@ -34,7 +34,7 @@ export class ApiSource implements Source {
   }
   summary() { return this.get<any>('/api/summary'); }
   facets() { return this.get<Facets>('/api/facets'); }
-  span() { return this.get<{ from: number; to: number; exchanges: number }>('/api/span'); }
+  span() { return this.get<Span>('/api/span'); }
   lanes(by: 'client' | 'resource', view: { from: number; to: number }, f: Filter, width: number) {
     return this.get<LanesView>(`/api/lanes?${query({ by, width, ...f, from: view.from, to: view.to })}`);
   }
@@ -84,7 +84,7 @@ export class ReportSource implements Source {
   }
   async summary() { return this.d.summary; }
   async facets() { return this.d.facets; }
-  async span() { return { ...this.d.facets.span, exchanges: this.d.exchanges.total }; }
+  async span() { return { ...this.d.facets.span, exchanges: this.d.exchanges.total, compactions: this.d.facets.span.compactions ?? 0 }; }
   async lanes(by: 'client' | 'resource', _view: { from: number; to: number }, f: Filter) {
     const v = this.d.lanes[by];
     if (!f.resource && !f.client) return v;

@@ -1,18 +1,16 @@
 /**
  * The timeline: one lane per client or resource; list/get/write exchanges as ticks, watches as
- * bars with their events as marks, problems (410, 429, faults, resets, errors) as coloured
- * buttons over the canvas and listed beside. Wheel zooms, drag pans, shift-drag brushes a range
- * (which filters the exchanges table), double-click resets. Counts are on data attributes.
+ * bars with their events as marks, problems (410, 429, faults, resets, errors) as coloured marks
+ * (transparent buttons over the canvas take the clicks) and listed beside; above the lanes, the
+ * resourceVersion of the answers and the compaction floor. Wheel zooms, drag pans, shift-drag
+ * brushes a range (which filters the exchanges table), double-click resets. The canvas is drawn
+ * by timeline-canvas.ts, at most once per animation frame; new data (fetched once a zoom or pan
+ * settles) rebuilds the DOM around it. Counts are on data attributes.
  */
 import type { App } from './app';
 import { clear, debounce, h, time } from './dom';
-import type { LanesView } from './types';
-
-const LANE_HEIGHT = 30;
-const LABEL_WIDTH = 240;
-export const KIND_COLOURS: Record<string, string> = {
-  '410': '#d7263d', '429': '#f49d37', fault: '#8e44ad', reset: '#c0392b', error: '#c0392b', '5xx': '#e74c3c', '4xx': '#e67e22', 'no-response': '#7f8c8d',
-};
+import { COLOURS, drawTimeline, KIND_COLOURS, LANE_HEIGHT, rvBand, Scratch, timelineHeight } from './timeline-canvas';
+import type { LanesView, Problem } from './types';
 
 export class Timeline {
   readonly el = h('section', { id: 'timeline' });
@@ -27,6 +25,19 @@ export class Timeline {
   private readonly chart = h('div', { class: 'chart' }, this.canvas, this.overlay);
   private brush: { from: number; to: number } | undefined;
   private readonly refetch = debounce(120, () => void this.load());
+  /** The problem marks over the canvas, with the instant each stands for (moved on every frame). */
+  private marks: Array<[HTMLElement, number]> = [];
+  private readonly scratch = new Scratch();
+  private size = { w: 0, h: 0, dpr: 0 };
+  private frame = 0;
+  private listed = '';
+  private band = 0;
+  private asked = 0;
+  /** The window the data was fetched for, and the data whose marks stand placed for it. */
+  private dataView = { from: 0, to: 1 };
+  private placed: { data: LanesView; w: number } | undefined;
+  private marked = '';
+  private readonly made = new Map<number, { mark?: HTMLElement; item?: HTMLElement }>();
 
   constructor(private readonly app: App) {
     this.view = { ...app.facets.span };
@@ -37,16 +48,27 @@ export class Timeline {
       h('div', { class: 'toolbar' }, switcher, reset, this.range, h('span', { class: 'hint' }, 'wheel: zoom · drag: pan · shift-drag: filter a range · click: open')),
       h('div', { class: 'timeline-body' }, this.labels, this.chart, h('aside', { class: 'problems-box' }, h('h3', {}, 'Problems'), this.problems)),
       h('div', { class: 'legend' }, ...Object.entries(KIND_COLOURS).map(([k, c]) => h('span', {}, h('i', { style: `background:${c}` }), k)),
-        h('span', {}, h('i', { style: 'background:#3b6ea5' }), 'watch'), h('span', {}, h('i', { style: 'background:#0b2545' }), 'watch events'), h('span', {}, h('i', { style: 'background:#888' }), 'list/get/write')));
+        h('span', {}, h('i', { style: `background:${COLOURS.bar}` }), 'watch'), h('span', {}, h('i', { style: `background:${COLOURS.events}` }), 'watch events'),
+        h('span', {}, h('i', { style: `background:${COLOURS.tick}` }), 'list/get/write'), h('span', {}, h('i', { style: `background:${COLOURS.rv}` }), 'resourceVersion of the answers'),
+        h('span', {}, h('i', { style: `background:${COLOURS.floor}` }), 'compaction floor')));
     this.interact();
-    new ResizeObserver(debounce(100, () => this.draw())).observe(this.chart);
+    new ResizeObserver(debounce(100, () => this.paint())).observe(this.chart);
   }
 
   async load(): Promise<void> {
     const width = Math.max(200, Math.floor(this.chart.clientWidth || 1000));
     const { from: _f, to: _t, ...filter } = this.app.filter;
-    this.data = await this.app.source.lanes(this.by, this.view, filter, width);
-    this.draw();
+    const view = { ...this.view };
+    const asked = ++this.asked;
+    const data = await this.app.source.lanes(this.by, view, filter, width);
+    if (asked !== this.asked) return; // a later view was asked for meanwhile: its answer is drawn
+    this.data = data;
+    this.dataView = view;
+    this.placed = undefined;
+    this.render();
+    // The list beside in a task of its own, after the frame that draws the new data.
+    await new Promise((r) => setTimeout(r));
+    if (this.data === data) this.listProblems(data);
   }
 
   /** The recording grew to `to`: a view that showed its end keeps showing it. */
@@ -69,68 +91,107 @@ export class Timeline {
     return ((t - this.view.from) / (this.view.to - this.view.from)) * w;
   }
 
-  private draw(): void {
+  /** New data: the labels, the problem marks, the counts; then a frame. */
+  private render(): void {
     const d = this.data;
     if (!d) return;
-    const w = this.chart.clientWidth || 1000;
-    const height = Math.max(1, d.lanes.length) * LANE_HEIGHT;
-    const dpr = window.devicePixelRatio || 1;
-    this.canvas.width = Math.floor(w * dpr);
-    this.canvas.height = Math.floor(height * dpr);
-    this.canvas.style.width = `${w}px`;
-    this.canvas.style.height = `${height}px`;
-    this.chart.style.height = `${height}px`;
-    const g = this.canvas.getContext('2d')!;
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    g.clearRect(0, 0, w, height);
-    d.lanes.forEach((lane, i) => {
-      const y = i * LANE_HEIGHT;
-      g.fillStyle = i % 2 ? '#f6f7f9' : '#fff';
-      g.fillRect(0, y, w, LANE_HEIGHT);
-      for (const [, start, end, ended] of lane.bars) {
-        const x0 = Math.max(0, this.x(start, w));
-        const x1 = Math.min(w, this.x(end, w));
-        if (x1 < 0 || x0 > w) continue;
-        g.fillStyle = '#3b6ea5';
-        g.globalAlpha = 0.35;
-        g.fillRect(x0, y + 9, Math.max(1, x1 - x0), 12);
-        g.globalAlpha = 1;
-        if (ended === 'expired') { g.fillStyle = KIND_COLOURS['410']!; g.fillRect(x1 - 2, y + 5, 3, 20); }
-      }
-      g.fillStyle = '#0b2545';
-      for (const [, b, n] of lane.marks) {
-        const x = this.x(d.from + (b + 0.5) * d.bucketMs, w);
-        if (x < 0 || x > w) continue;
-        const hgt = Math.min(12, 4 + Math.log2(n) * 2);
-        g.fillRect(x - 1, y + 15 - hgt / 2, 2, hgt);
-      }
-      for (const [b, , , status] of lane.ticks) {
-        const x = this.x(d.from + (b + 0.5) * d.bucketMs, w);
-        if (x < 0 || x > w) continue;
-        g.fillStyle = status >= 400 ? '#e67e22' : '#888';
-        g.fillRect(x - 0.75, y + 4, 1.5, LANE_HEIGHT - 8);
-      }
+    // The band stays once shown: a zoom into a window without RVs does not move the lanes.
+    const band = (this.band = Math.max(this.band, rvBand(d)));
+    clear(this.labels,
+      band ? h('div', { class: 'rv-label', title: 'resourceVersion of each answer; dashed: the compaction floor', style: `height:${band}px` }, 'resourceVersion') : null,
+      ...d.lanes.map((l) => h('div', { class: 'lane-label', title: l.key, style: `height:${LANE_HEIGHT}px` }, l.key, h('small', {}, ` ${l.exchanges}`))));
+    this.marks = d.problems.filter((p) => p.lane >= 0).map((p) => {
+      const mark = this.problemMark(p);
+      mark.style.top = `${band + p.lane * LANE_HEIGHT + 3}px`;
+      mark.style.left = '0';
+      return [mark, p.at];
     });
-    if (this.brush) {
-      g.fillStyle = 'rgba(255, 200, 0, 0.25)';
-      const x0 = this.x(this.brush.from, w);
-      g.fillRect(x0, 0, this.x(this.brush.to, w) - x0, height);
-    }
-    clear(this.labels, ...d.lanes.map((l) => h('div', { class: 'lane-label', title: l.key, style: `height:${LANE_HEIGHT}px` }, l.key, h('small', {}, ` ${l.exchanges}`))));
-    clear(this.overlay, ...d.problems.filter((p) => p.lane >= 0).map((p) => h('button', {
-      class: 'mark problem-mark', 'data-kind': p.kind, 'data-exchange': p.id, title: `${p.kind} ${p.label}`,
-      style: `left:${this.x(p.at, w) - 4}px;top:${p.lane * LANE_HEIGHT + 3}px;background:${KIND_COLOURS[p.kind] ?? '#c00'}`,
-      onclick: (e: Event) => { e.stopPropagation(); this.app.openExchange(p.id); },
-    })));
-    clear(this.problems, ...d.problems.map((p) => h('li', {}, h('button', { class: 'problem', 'data-kind': p.kind, 'data-exchange': p.id, onclick: () => this.app.openExchange(p.id) },
-      h('b', { style: `color:${KIND_COLOURS[p.kind] ?? '#c00'}` }, p.kind), ` ${time(p.at)} `, p.status ?? '', p.rule ? ` [${p.rule}]` : '', h('br', {}), h('small', {}, p.label)))),
-      d.problemTotal > d.problems.length ? h('li', {}, `… ${d.problemTotal - d.problems.length} more`) : null, d.problems.length === 0 ? h('li', { class: 'none' }, 'none') : null);
-    clear(this.range, `${time(this.view.from)} → ${time(this.view.to)} (${((this.view.to - this.view.from) / 1000).toFixed(3)} s)`,
-      this.app.filter.from !== undefined ? ` · filtered ${time(this.app.filter.from)} → ${time(this.app.filter.to!)}` : '');
+    const marked = this.marks.map(([b]) => b.dataset.exchange).join(',');
+    if (marked !== this.marked) this.overlay.replaceChildren(...this.marks.map(([b]) => b));
+    this.marked = marked;
     Object.assign(this.el.dataset, {
       lanes: String(d.counts.lanes), events: String(d.counts.events), ticks: String(d.counts.ticks), bars: String(d.counts.bars),
       problems: String(d.problemTotal), exchanges: String(d.counts.exchanges), by: d.by,
+      rvAnswers: String(d.rv.points.reduce((n, p) => n + p[3], 0)), rvMin: String(d.rv.min ?? ''), rvMax: String(d.rv.max ?? ''),
+      floors: String(d.rv.floors.length), floor: String(d.rv.floors.at(-1)?.[1] ?? ''),
     });
+    this.paint();
+  }
+
+  /** A problem's mark over the canvas, made once per exchange and reused by the next views (a zoom keeps most of them). */
+  private problemMark(p: Problem): HTMLElement {
+    let made = this.made.get(p.id);
+    if (!made) this.made.set(p.id, (made = {}));
+    return (made.mark ??= h('button', {
+      class: 'mark problem-mark', 'data-kind': p.kind, 'data-exchange': p.id, title: `${p.kind} ${p.label}`,
+      onclick: (e: Event) => { e.stopPropagation(); this.app.openExchange(p.id); },
+    }));
+  }
+
+  /** The problems listed beside (their entries made once per exchange); untouched when the view lists the same ones. */
+  private listProblems(d: LanesView): void {
+    const listed = `${d.problemTotal}:${d.problems.map((p) => p.id).join(',')}`;
+    if (listed === this.listed) return;
+    this.listed = listed;
+    this.problems.replaceChildren(...d.problems.map((p) => this.problemItem(p)),
+      ...[d.problemTotal > d.problems.length ? h('li', {}, `… ${d.problemTotal - d.problems.length} more`) : null, d.problems.length === 0 ? h('li', { class: 'none' }, 'none') : null].filter((x) => x !== null));
+    this.forget(d.problems);
+  }
+
+  /** A problem's entry in the list beside, made once per exchange. */
+  private problemItem(p: Problem): HTMLElement {
+    let made = this.made.get(p.id);
+    if (!made) this.made.set(p.id, (made = {}));
+    return (made.item ??= h('li', {}, h('button', { class: 'problem', 'data-kind': p.kind, 'data-exchange': p.id, onclick: () => this.app.openExchange(p.id) },
+      h('b', { style: `color:${KIND_COLOURS[p.kind] ?? '#c00'}` }, p.kind), ` ${time(p.at)} `, p.status ?? '', p.rule ? ` [${p.rule}]` : '', h('br', {}), h('small', {}, p.label))));
+  }
+
+  /** Keeps the made elements of the problems shown, so that the cache stays as large as one view. */
+  private forget(shown: Problem[]): void {
+    if (this.made.size <= 2 * shown.length + 100) return;
+    const keep = new Set(shown.map((p) => p.id));
+    for (const id of this.made.keys()) if (!keep.has(id)) this.made.delete(id);
+  }
+
+  /** Asks for a frame; several moves before it are drawn once. */
+  private schedule(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.paint();
+    });
+  }
+
+  /** One frame: the canvas for the current window (resized only when its size changed), the problem marks moved, the range. */
+  private paint(): void {
+    const d = this.data;
+    if (!d) return;
+    const w = this.chart.clientWidth || 1000;
+    const height = timelineHeight(d, this.band);
+    const dpr = window.devicePixelRatio || 1;
+    if (this.size.w !== w || this.size.h !== height || this.size.dpr !== dpr) {
+      this.size = { w, h: height, dpr };
+      this.canvas.width = Math.floor(w * dpr);
+      this.canvas.height = Math.floor(height * dpr);
+      this.canvas.style.width = `${w}px`;
+      this.canvas.style.height = `${height}px`;
+      this.chart.style.height = `${height}px`;
+    }
+    const g = this.canvas.getContext('2d')!;
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const drawn = drawTimeline(g, d, this.view, w, height, this.brush, this.scratch, this.band);
+    // The problem marks' hit targets stand where the data's window puts them; while a zoom or pan has
+    // moved away from it (until the view it settles on is fetched) they are hidden, not moved per frame.
+    const settled = this.view.from === this.dataView.from && this.view.to === this.dataView.to;
+    if (settled && (this.placed?.data !== d || this.placed.w !== w)) {
+      for (const [button, at] of this.marks) button.style.transform = `translateX(${(this.x(at, w) - 4).toFixed(1)}px)`;
+      this.placed = { data: d, w };
+    }
+    if (this.overlay.hidden === settled) this.overlay.hidden = !settled;
+    this.range.textContent = `${time(this.view.from)} → ${time(this.view.to)} (${((this.view.to - this.view.from) / 1000).toFixed(3)} s)` +
+      (this.app.filter.from !== undefined ? ` · filtered ${time(this.app.filter.from)} → ${time(this.app.filter.to!)}` : '');
+    this.el.dataset.rvColumns = String(drawn.rvColumns);
+    this.el.dataset.floorSteps = String(drawn.floorSteps);
   }
 
   private tAt(clientX: number): number {
@@ -146,7 +207,7 @@ export class Timeline {
       const span = Math.max(1, (this.view.to - this.view.from) * k);
       const f = (t - this.view.from) / (this.view.to - this.view.from);
       this.view = { from: t - f * span, to: t - f * span + span };
-      this.draw();
+      this.schedule();
       this.refetch();
     }, { passive: false });
     let drag: { x: number; view: { from: number; to: number }; brush: boolean; t0: number; moved: boolean } | undefined;
@@ -163,7 +224,7 @@ export class Timeline {
         const dt = ((e.clientX - drag.x) / this.chart.clientWidth) * (drag.view.to - drag.view.from);
         this.view = { from: drag.view.from - dt, to: drag.view.to - dt };
       }
-      this.draw();
+      this.schedule();
     });
     window.addEventListener('mouseup', (e) => {
       const d = drag;
@@ -184,7 +245,7 @@ export class Timeline {
     const d = this.data;
     if (!d) return;
     const r = this.chart.getBoundingClientRect();
-    const lane = d.lanes[Math.floor((e.clientY - r.top) / LANE_HEIGHT)];
+    const lane = d.lanes[Math.floor((e.clientY - r.top - this.band) / LANE_HEIGHT)];
     if (!lane) return;
     const w = r.width;
     const x = e.clientX - r.left;

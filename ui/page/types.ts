@@ -16,6 +16,7 @@ export interface Problem { id: number; at: number; lane: number; kind: string; s
 export interface LanesView {
   by: 'client' | 'resource'; from: number; to: number; width: number; bucketMs: number; lanes: Lane[]; problems: Problem[]; problemTotal: number;
   counts: { lanes: number; exchanges: number; ticks: number; bars: number; events: number };
+  rv: { points: Array<[number, number, number, number]>; floors: Array<[number, number]>; min: number | null; max: number | null };
 }
 export interface BodyView { contentType: string | null; bytes: number; gzip: boolean; kind: string; text: string; truncated: boolean }
 export interface WatchEventRow { seq: number; offsetMs: number; type: string; namespace: string; name: string; rv: string; text: string }
@@ -26,6 +27,7 @@ export interface ExchangeDetail {
   error: string | null; decodeError: string | null;
   watch: { encoding: string | null; startRv: string | null; events: number | null; rows: WatchEventRow[]; frameOffset: number; nextFrameOffset: number | null } | null;
 }
-export interface Facets { verbs: string[]; resources: string[]; namespaces: string[]; clients: string[]; span: { from: number; to: number; exchanges?: number } }
+export interface Span { from: number; to: number; exchanges: number; compactions: number }
+export interface Facets { verbs: string[]; resources: string[]; namespaces: string[]; clients: string[]; span: { from: number; to: number; exchanges?: number; compactions?: number } }
 export interface ObservedObject { namespace: string; name: string; revisions: number; lastRv: string | null; deleted: boolean }
 export interface RevisionView { rv: string | null; deleted: boolean; firstAt: number; seenAs: string[]; exchanges: number[]; form: string; text: string }

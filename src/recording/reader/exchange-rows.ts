@@ -99,6 +99,13 @@ function fillObjectRvs(db: Db, rows: ExchangeRow[]): void {
   for (const r of missing) r.rv = byId.get(r.id) ?? null;
 }
 
+/** `exchange id → resourceVersion` of every get and write that answered with an object. */
+export function objectAnswerRvs(db: Db): Map<number, string> {
+  const table = hasWatchObservations(db) ? 'observation_rows' : 'observations';
+  const rows = db.prepare(`SELECT exchange_id, rv FROM ${table} WHERE source IN ('get', 'write') AND rv IS NOT NULL`).raw(true).all() as Array<[number, string]>;
+  return new Map(rows);
+}
+
 /** How many exchanges there are, the first start and the last end (ms since the epoch; nulls when there are none). */
 export function exchangeSpan(db: Db): { exchanges: number; from: number | null; to: number | null } {
   return db.prepare('SELECT count(*) AS exchanges, min(started_at) AS "from", max(started_at + coalesce(duration_ms, 0)) AS "to" FROM exchanges').get() as {

@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../open';
-import { NEXT_OBSERVATION_ID_SQL, type ListRow } from '../schema';
+import { CREATE_COMPACTIONS, NEXT_OBSERVATION_ID_SQL, type ListRow } from '../schema';
 
 /** An `observation_rows` row (schema.ts). */
 export interface ObservationRow {
@@ -94,6 +94,7 @@ export class RecordingStatements {
   private readonly listStmt: Statement;
   private readonly watchStmt: Statement;
   private readonly watchUpdate: Statement;
+  private compactionStmt: Statement | undefined;
 
   private readonly literalStatements = new Map<string, Statement>();
   private lastLiteral: { row: Pick<ObservationRow, 'source' | 'form' | 'apiGroup' | 'apiVersion' | 'resource' | 'encoding'>; stmt: Statement } | undefined;
@@ -129,6 +130,16 @@ export class RecordingStatements {
 
   endExchange(id: number, durationMs: number, outcome: string, error: string | null, decodeError: string | null): void {
     this.exchangeEnd.run(durationMs, outcome, error, decodeError, id);
+    this.uncommitted++;
+  }
+
+  /** A compaction of the server's store at `rv`; the table is made by the first one. */
+  compaction(atMs: number, rv: number): void {
+    if (!this.compactionStmt) {
+      this.db.exec(CREATE_COMPACTIONS);
+      this.compactionStmt = this.db.prepare('INSERT INTO compactions (at_ms, rv) VALUES (?, ?)');
+    }
+    this.compactionStmt.run(atMs, rv);
     this.uncommitted++;
   }
 

@@ -92,6 +92,9 @@ export class RecordingWriter {
         if (msg.head) this.whole(msg, msg.head, bytes(msg.requestBody), bytes(msg.responseBody));
         else this.closed(msg);
         break;
+      case 'compaction':
+        this.stmts.compaction(msg.at, msg.rv);
+        break;
     }
   }
 
@@ -102,6 +105,7 @@ export class RecordingWriter {
    */
   private unrecordable(msg: WriterMessage, reason: string): void {
     const error = `kubetape could not record this exchange: ${reason}`;
+    if (msg.k === 'compaction') return;
     this.counters.decodeErrors++;
     const entry = this.open.get(msg.k === 'open' ? msg.head.id : msg.id);
     if (entry) {

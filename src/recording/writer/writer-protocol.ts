@@ -65,7 +65,15 @@ export interface CloseMessage {
   durationMs: number;
 }
 
-export type WriterMessage = OpenMessage | ChunkMessage | CloseMessage;
+/** The server compacted its store at `rv` (serve --out): a row of the `compactions` table. */
+export interface CompactionMessage {
+  k: 'compaction';
+  /** ms since the epoch. */
+  at: number;
+  rv: number;
+}
+
+export type WriterMessage = OpenMessage | ChunkMessage | CloseMessage | CompactionMessage;
 
 export interface WriterBatch {
   msgs: WriterMessage[];
