@@ -9,6 +9,7 @@ import type { ManagedFieldsEntry, ManagedScope } from '../../k8s/managed-fields'
 import { generateName, nameValidatorFor, randomUid, type Random } from '../../k8s/names';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../k8s/object-meta-validation';
 import { applyDefaults, completeCreate, completeUpdate } from '../../k8s/object-defaults';
+import { omitEmptyData } from '../../k8s/omit-empty-data';
 import { omitEmptyMeta } from '../../k8s/omit-empty-meta';
 import type { ServiceAllocations } from '../../k8s/service-allocation';
 import { internalError } from '../../k8s/status';
@@ -56,6 +57,7 @@ export function prepareCreate(obj: Obj, target: WriteTarget, actor: Actor, appli
   omitEmptyMeta(meta);
   applyCreateDefaults(obj, resource.info.resource, rules);
   if (rules.builtin) applyDefaults(resource.codec.type.kind, obj);
+  if (rules.builtin && resource.info.group === '') omitEmptyData(resource.codec.type.kind, obj);
   const errs = [
     ...validateObjectMeta(meta, resource.namespaced, nameValidatorFor(resource.info.group, resource.info.resource)),
     ...validateConfigData(resource.codec.type.kind, obj),
@@ -144,6 +146,7 @@ export function prepareUpdate(old: Obj, next: Obj, target: WriteTarget, actor: A
   omitEmptyMeta(meta);
   const kind = resource.codec.type.kind;
   if (rules.builtin && mode.subresource === '') applyDefaults(kind, result, old);
+  if (rules.builtin && resource.info.group === '') omitEmptyData(kind, result);
   const errs = [
     ...validateObjectMetaUpdate(meta, oldMeta),
     ...validateConfigData(kind, result),
