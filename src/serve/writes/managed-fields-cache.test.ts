@@ -1,4 +1,5 @@
 import { mulberry32 } from '../../faults/random';
+import type { ManagedFieldsEntry } from '../../k8s/managed-fields';
 import { newSeenResource } from '../../reconstruct/seen-resource';
 import { ResourceStore } from '../../store/resource-store';
 import { ResourceCodec } from '../resource-codec';
@@ -42,7 +43,7 @@ function generator(seed: number) {
       if (maybe(0.5)) o.status = { replicas: pick([0, 1]) };
       return o;
     },
-    entries: (): Obj[] => (maybe(0.5) ? [] : [{ manager: pick(['m1', 'm2']), operation: 'Update', apiVersion: 'v1', time: 't0', fieldsType: 'FieldsV1', fieldsV1: pick([{ 'f:data': { '.': {}, 'f:k1': {} } }, { 'f:metadata': { 'f:labels': { '.': {}, 'f:a': {} } } }, { 'f:spec': { 'f:replicas': {} } }]) }]),
+    entries: (): ManagedFieldsEntry[] => (maybe(0.5) ? [] : [{ manager: pick(['m1', 'm2']), operation: 'Update', apiVersion: 'v1', time: 't0', fieldsType: 'FieldsV1' as const, fieldsV1: pick([{ 'f:data': { '.': {}, 'f:k1': {} } }, { 'f:metadata': { 'f:labels': { '.': {}, 'f:a': {} } } }, { 'f:spec': { 'f:replicas': {} } }]) }]),
     pick,
     maybe,
   };

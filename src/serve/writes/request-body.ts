@@ -228,6 +228,7 @@ const META_STRINGS = ['name', 'generateName', 'namespace', 'selfLink', 'uid', 'r
 const META_INTS = ['generation', 'deletionGracePeriodSeconds'];
 const META_STRING_MAPS = ['labels', 'annotations'];
 const META_LISTS = ['ownerReferences', 'finalizers', 'managedFields'];
+const META_FIELDS = [...META_STRINGS, ...META_INTS, ...META_STRING_MAPS, ...META_LISTS, 'creationTimestamp', 'deletionTimestamp'];
 
 /** The ObjectMeta fields must have their Go types (a decode error otherwise). */
 function checkMetadataShape(obj: Obj, kind: string): void {
@@ -250,5 +251,5 @@ function checkMetadataShape(obj: Obj, kind: string): void {
   for (const k of META_LISTS) if (meta[k] !== undefined && meta[k] !== null && !Array.isArray(meta[k])) throw fail(meta[k], `ObjectMeta.metadata.${k}`, k === 'finalizers' ? '[]string' : '[]v1.' + (k === 'ownerReferences' ? 'OwnerReference' : 'ManagedFieldsEntry'));
   if (Array.isArray(meta.finalizers)) for (const f of meta.finalizers) if (typeof f !== 'string') throw fail(f, 'ObjectMeta.metadata.finalizers', 'string');
   for (const k of ['creationTimestamp', 'deletionTimestamp']) if (meta[k] !== undefined && meta[k] !== null && typeof meta[k] !== 'string') throw fail(meta[k], `ObjectMeta.metadata.${k}`, 'v1.Time');
-  for (const k of [...META_STRINGS, ...META_INTS, ...META_STRING_MAPS, ...META_LISTS, 'creationTimestamp', 'deletionTimestamp']) if (meta[k] === null) delete meta[k];
+  for (const k of META_FIELDS) if (meta[k] === null) delete meta[k];
 }
