@@ -9,9 +9,10 @@ import { managedFieldsOfUpdate, type UpdateOperation } from './managed-fields-up
 
 type Obj = Record<string, any>;
 
-function served(group: string, version: string, resource: string, kind: string): ServedResource {
+function served(group: string, version: string, resource: string, kind: string, unstructured = false): ServedResource {
   const info = newSeenResource(group, version, resource);
   info.kind = kind;
+  info.unstructured = unstructured;
   return { info, codec: new ResourceCodec(info), namespaced: true, store: new ResourceStore(info.id, 0) };
 }
 
@@ -43,7 +44,13 @@ function generator(seed: number) {
       if (maybe(0.5)) o.status = { replicas: pick([0, 1]) };
       return o;
     },
-    entries: (): ManagedFieldsEntry[] => (maybe(0.5) ? [] : [{ manager: pick(['m1', 'm2']), operation: 'Update', apiVersion: 'v1', time: 't0', fieldsType: 'FieldsV1' as const, fieldsV1: pick([{ 'f:data': { '.': {}, 'f:k1': {} } }, { 'f:metadata': { 'f:labels': { '.': {}, 'f:a': {} } } }, { 'f:spec': { 'f:replicas': {} } }]) }]),
+    widget: (): Obj => {
+      const o: Obj = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: meta() };
+      if (maybe(0.7)) o.spec = { size: pick([1, 2]), ...(maybe() ? { items: [{ name: pick(['a', 'b']) }] } : {}) };
+      if (maybe(0.6)) o.status = { ready: pick([true, false]), ...(maybe() ? { phase: 'x' } : {}) };
+      return o;
+    },
+    entries: (): ManagedFieldsEntry[] => (maybe(0.5) ? [] : [{ manager: pick(['m1', 'm2']), operation: 'Update', apiVersion: 'v1', time: 't0', fieldsType: 'FieldsV1' as const, fieldsV1: pick([{ 'f:data': { '.': {}, 'f:k1': {} } }, { 'f:metadata': { 'f:labels': { '.': {}, 'f:a': {} } } }, { 'f:spec': { 'f:replicas': {} } }, { 'f:status': { 'f:ready': {}, 'f:phase': {} } }, { 'f:spec': { 'f:size': {} } }]) }]),
     pick,
     maybe,
   };
@@ -54,6 +61,8 @@ describe('cachedManagedFields', () => {
     ['configmaps', served('', 'v1', 'configmaps', 'ConfigMap'), 'configMap', 'all'],
     ['deployments', served('apps', 'v1', 'deployments', 'Deployment'), 'deployment', 'main'],
     ['deployments/status', served('apps', 'v1', 'deployments', 'Deployment'), 'deployment', 'status'],
+    ['widgets, no schema', served('example.com', 'v1', 'widgets', 'Widget', true), 'widget', 'main'],
+    ['widgets/status, no schema', served('example.com', 'v1', 'widgets', 'Widget', true), 'widget', 'status'],
   ] as const)('gives what managedFieldsOfUpdate gives, over writes that share shapes: %s', (_name, resource, kind, scope) => {
     const g = generator(7);
     let hits = 0;

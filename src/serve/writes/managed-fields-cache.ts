@@ -6,9 +6,10 @@
  * What the entries depend on (src/schema/field-manager.ts managedFieldsAfterUpdate): the given
  * entries, the manager, time, subresource and scope, and of the tracked parts of the objects
  * before and after (kind, apiVersion and system metadata left out; status as the scope says)
- * their fields, which leaves changed, and the elements of lists (keys and set values). The key
- * below writes exactly that: every map key, each scalar's type and whether it equals the value
- * before, and every list whole. Objects with the same key therefore get the same entries.
+ * their fields, which leaves changed, and the elements of lists (keys and set values); without a
+ * schema also which fields the whole new object has. The key below writes exactly that: every map
+ * key, each scalar's type and whether it equals the value before, every list whole, and the shape
+ * of the rest of the new object. Objects with the same key therefore get the same entries.
  */
 import { UNTRACKED_META, type ManagedFieldsEntry } from '../../k8s/managed-fields';
 import type { ServedResource } from '../served-resources';
@@ -42,6 +43,8 @@ function shapeKey(op: UpdateOperation): string {
   const out: string[] = [head];
   if (op.scope === 'status') {
     pair(out, before.status, after.status);
+    // Without a schema the entries keep only fields the whole new object has.
+    for (const k of Object.keys(after)) if (k !== 'kind' && k !== 'apiVersion' && k !== 'status') out.push('#', k, shape(k === 'metadata' ? untracked(after.metadata) : after[k]));
     return out.join('');
   }
   for (const k of Object.keys(after)) {
@@ -59,18 +62,21 @@ function shapeKey(op: UpdateOperation): string {
     else pair(out, before[k], undefined);
     out.push(',');
   }
+  // Without a schema the entries keep only fields the whole new object has (status included).
+  if (op.scope === 'main') out.push('#', shape(after.status));
   return out.join('');
 }
 
 /** metadata without the fields the field manager never tracks. */
 function meta(out: string[], before: unknown, after: unknown): void {
-  const strip = (m: unknown): unknown => {
-    if (!isMap(m)) return m;
-    const o: Obj = {};
-    for (const k of Object.keys(m)) if (!UNTRACKED_META.includes(k)) o[k] = m[k];
-    return o;
-  };
-  pair(out, strip(before), strip(after));
+  pair(out, untracked(before), untracked(after));
+}
+
+function untracked(m: unknown): unknown {
+  if (!isMap(m)) return m;
+  const o: Obj = {};
+  for (const k of Object.keys(m)) if (!UNTRACKED_META.includes(k)) o[k] = m[k];
+  return o;
 }
 
 /** Writes the shape of `after` against `before`: see the file's comment. */
