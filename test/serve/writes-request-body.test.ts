@@ -88,6 +88,19 @@ describe('serve writes: request bodies', () => {
     expect((await send(`${c.api.url}${CM}/cm-huge`, 'GET', {})).status).toBe(404);
   });
 
+  it('a Content-Length far over 3 MiB: the 413 Status with Connection: close at once, the client still gets it', async () => {
+    const client = rawClient(c.api.url);
+    client.socket.write(`POST ${CM} HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: probe/1.0\r\nContent-Type: application/json\r\nContent-Length: ${10 * 1024 * 1024}\r\n\r\n{"data":{"k":"`);
+    const piece = 'x'.repeat(64 * 1024);
+    for (let i = 0; i < 150 && !client.received().includes('\r\n\r\n') && !client.socket.destroyed; i++) {
+      if (!client.socket.write(piece)) await new Promise((r) => client.socket.once('drain', r).once('close', r));
+    }
+    await until(() => client.received().includes('\r\n\r\n{'), 'the answer');
+    const answer = firstResponse(client.received());
+    expect({ status: answer.status, body: answer.body, connection: answer.headers.connection }).toEqual({ status: 413, body: expected.body, connection: 'close' });
+    await client.closed;
+  });
+
   it('a ConfigMap or Secret with empty data maps: stored and answered without them (Go omitempty), nor in managedFields', async () => {
     const post = (path: string, body: unknown) => send(`${c.api.url}${path}`, 'POST', { 'Content-Type': 'application/json', 'User-Agent': 'probe/1.0' }, JSON.stringify(body));
     const cm = await post(CM, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm-empty' }, data: {}, binaryData: {} });

@@ -41,8 +41,10 @@ export const MAX_POST_HANDLER_READ_BYTES = 256 * 1024;
 export function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BYTES): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
+    const close = declared - limit > MAX_POST_HANDLER_READ_BYTES;
     req.resume();
-    return Promise.reject(tooLarge(limit, declared - limit > MAX_POST_HANDLER_READ_BYTES));
+    if (close) lingerOnClose(req.socket);
+    return Promise.reject(tooLarge(limit, close));
   }
   if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
   return new Promise((resolve, reject) => {
