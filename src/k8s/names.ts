@@ -85,10 +85,16 @@ export function generateName(base: string, random: Random): string {
 
 /** A version-4 UUID from the injected generator. */
 export function randomUid(random: Random): string {
-  const bytes: number[] = [];
-  for (let i = 0; i < 16; i++) bytes.push(Math.floor(random() * 256));
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = bytes.map((b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  let out = '';
+  for (let i = 0; i < 16; i++) {
+    let b = Math.floor(random() * 256);
+    if (i === 6) b = (b & 0x0f) | 0x40;
+    else if (i === 8) b = (b & 0x3f) | 0x80;
+    if (i === 4 || i === 6 || i === 8 || i === 10) out += '-';
+    out += HEX_BYTES[b];
+  }
+  return out;
 }
+
+/** Two lowercase hex digits per byte value. */
+const HEX_BYTES = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));

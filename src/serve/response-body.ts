@@ -39,7 +39,7 @@ export function writeBody(
     payload = isPrettyPrint(req) ? indentJson(typeof body === 'string' ? body : body.toString('utf8')) : withTrailingNewline(body);
   }
   const length = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
-  if (acceptsGzip(req) && length > GZIP_THRESHOLD_BYTES) {
+  if (length > GZIP_THRESHOLD_BYTES && acceptsGzip(req)) {
     const gz = zlib.gzipSync(payload, { level: GZIP_LEVEL });
     gz[9] = GO_GZIP_OS_UNKNOWN; // Go's compress/gzip writes OS=255; zlib writes 3.
     const { Vary: vary, ...others } = extraHeaders;

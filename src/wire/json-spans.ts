@@ -165,5 +165,9 @@ export function arrayElements(buf: Buffer, pos: number, end: number): Span[] {
 
 /** The JSON text of `value` as Go's encoding/json writes it (HTML-sensitive characters escaped). */
 export function goJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const text = JSON.stringify(value);
+  return HTML_UNSAFE.test(text) ? text.replace(HTML_UNSAFE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : text;
 }
+
+const HTML_UNSAFE = /[<>&\u2028\u2029]/;
+const HTML_UNSAFE_ALL = /[<>&\u2028\u2029]/g;

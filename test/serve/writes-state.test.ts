@@ -87,6 +87,23 @@ describe('serve writes: store and watch', () => {
     w.close();
   });
 
+  it('a delete without finalizers: the DELETED event is the object as last stored, byte for byte, at the deletion\'s revision', async () => {
+    const body = JSON.stringify({ metadata: { name: 'cm-d', annotations: { note: '"resourceVersion":"1" <&>' } }, data: { k: 'v', 'resourceVersion': '2' } });
+    const created = await req('POST', CM, body);
+    expect(created.status).toBe(201);
+    const stored = (await get(`${c.api.url}${CM}/cm-d`)).text;
+    const w = watch(`${c.api.url}${CM}?watch=1&resourceVersion=${JSON.parse(created.body).metadata.resourceVersion}`);
+    expect((await req('DELETE', `${CM}/cm-d`)).status).toBe(200);
+    const [line] = await w.waitFor(1);
+    const event = JSON.parse(line!);
+    expect(event.type).toBe('DELETED');
+    const rv = event.object.metadata.resourceVersion as string;
+    expect(rv).toBe(String(c.api.status().headResourceVersion));
+    const expected = stored.trimEnd().replace(`"resourceVersion":"${JSON.parse(stored).metadata.resourceVersion}"`, `"resourceVersion":"${rv}"`);
+    expect(line).toBe(`{"type":"DELETED","object":${expected}}`);
+    w.close();
+  });
+
   it('empty labels, annotations, ownerReferences and finalizers are not stored (omitempty, as the apiserver drops spec.finalizers: [] in w4-namespace-finalize-subresource)', async () => {
     const created = await req('POST', CM, '{"metadata":{"name":"e","labels":{},"annotations":{},"ownerReferences":[],"finalizers":[]},"data":{"k":"v"}}');
     expect(created.status).toBe(201);

@@ -68,7 +68,7 @@ export function deleteObject(ctx: ResourceRequest, deps: WriteDeps, key: string,
   const store = (obj: Obj): WrittenObject => (options.dryRun ? unstored(ctx, obj) : commitObject(ctx, deps, key, finalObject(ctx, obj)));
   const gone = (obj: Obj): DeleteOutcome => {
     if (options.dryRun) return { gone: true, value: unstored(ctx, obj) };
-    return { gone: true, value: commitDeletion(ctx, deps, key, obj) };
+    return { gone: true, value: commitDeletion(ctx, deps, key, obj, obj === old ? current.value : undefined) };
   };
   const meta = old.metadata as Obj;
   // The common case needs no copy: an object without finalizers, not yet being deleted, goes at once.

@@ -9,12 +9,13 @@ import type { ManagedFieldsEntry, ManagedScope } from '../../k8s/managed-fields'
 import { generateName, nameValidatorFor, randomUid, type Random } from '../../k8s/names';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../k8s/object-meta-validation';
 import { applyDefaults, completeCreate, completeUpdate } from '../../k8s/object-defaults';
+import { omitEmptyData } from '../../k8s/omit-empty-data';
 import { omitEmptyMeta } from '../../k8s/omit-empty-meta';
 import type { ServiceAllocations } from '../../k8s/service-allocation';
 import { internalError } from '../../k8s/status';
 import { invalidObject, storageError, writeConflict, OBJECT_MODIFIED } from '../../k8s/write-status';
 import type { ServedResource } from '../served-resources';
-import { managedFieldsOfUpdate } from './managed-fields-update';
+import { cachedManagedFields } from './managed-fields-cache';
 import type { ResourceRules } from './resource-rules';
 import { prepareCustomResource } from './custom-resource-rules';
 import { timestamp } from './write-deps';
@@ -56,6 +57,7 @@ export function prepareCreate(obj: Obj, target: WriteTarget, actor: Actor, appli
   omitEmptyMeta(meta);
   applyCreateDefaults(obj, resource.info.resource, rules);
   if (rules.builtin) applyDefaults(resource.codec.type.kind, obj);
+  if (rules.builtin && resource.info.group === '') omitEmptyData(resource.codec.type.kind, obj);
   const errs = [
     ...validateObjectMeta(meta, resource.namespaced, nameValidatorFor(resource.info.group, resource.info.resource)),
     ...validateConfigData(resource.codec.type.kind, obj),
@@ -71,7 +73,7 @@ export function prepareCreate(obj: Obj, target: WriteTarget, actor: Actor, appli
   if (rules.tracksGeneration) meta.generation = 1;
   if (!appliedFields) {
     const scope: ManagedScope = rules.hasStatus ? 'main' : 'all';
-    setManagedFields(meta, managedFieldsOfUpdate(target.resource, { entries: [], manager: actor.manager, time: timestamp(actor.now), scope, before: undefined, after: obj }));
+    setManagedFields(meta, cachedManagedFields(target.resource, { entries: [], manager: actor.manager, time: timestamp(actor.now), scope, before: undefined, after: obj }));
   }
   if (rules.builtin) completeCreate(resource.codec.type.kind, obj, { uid: meta.uid, random: actor.random, allocations: actor.allocations ?? noAllocations });
   return obj;
@@ -144,6 +146,7 @@ export function prepareUpdate(old: Obj, next: Obj, target: WriteTarget, actor: A
   omitEmptyMeta(meta);
   const kind = resource.codec.type.kind;
   if (rules.builtin && mode.subresource === '') applyDefaults(kind, result, old);
+  if (rules.builtin && resource.info.group === '') omitEmptyData(kind, result);
   const errs = [
     ...validateObjectMetaUpdate(meta, oldMeta),
     ...validateConfigData(kind, result),
@@ -159,7 +162,7 @@ export function prepareUpdate(old: Obj, next: Obj, target: WriteTarget, actor: A
   else if (!mode.appliedFields) {
     const scope: ManagedScope = mode.subresource === 'status' ? 'status' : rules.hasStatus ? 'main' : 'all';
     const given = Array.isArray(meta.managedFields) ? (meta.managedFields as ManagedFieldsEntry[]) : ((oldMeta.managedFields ?? []) as ManagedFieldsEntry[]);
-    const entries = managedFieldsOfUpdate(target.resource, {
+    const entries = cachedManagedFields(target.resource, {
       entries: given.filter((e) => e && typeof e === 'object' && typeof e.manager === 'string'),
       manager: actor.manager,
       time: timestamp(actor.now),
@@ -179,17 +182,32 @@ function nextGeneration(old: Obj, result: Obj, rules: ResourceRules): number | u
   const oldGen = old.metadata?.generation as number | undefined;
   if (!rules.tracksGeneration) return oldGen;
   const base = oldGen ?? 1;
-  const body = (o: Obj) => canonicalJson(Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'metadata' && k !== 'status' && k !== 'kind' && k !== 'apiVersion')));
-  const annotations = (o: Obj) => JSON.stringify(Object.entries(o.metadata?.annotations ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)));
-  const changed = body(old) !== body(result) || (rules.generationWithAnnotations && annotations(old) !== annotations(result));
+  const changed = !sameContent(old, result, GENERATION_IGNORES) || (rules.generationWithAnnotations && !sameContent(old.metadata?.annotations ?? {}, result.metadata?.annotations ?? {}));
   return changed ? base + 1 : base;
 }
 
-/** JSON with every map's keys sorted: equal for equal content whatever the key order. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (!value || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Obj)[k])}`).join(',')}}`;
+/** Top-level members a change of which leaves the generation as it is. */
+const GENERATION_IGNORES = new Set(['metadata', 'status', 'kind', 'apiVersion']);
+
+/** Whether two JSON values have the same content, whatever the order of their keys (an undefined member is no member); `ignore`: top-level keys left out. */
+function sameContent(a: unknown, b: unknown, ignore?: ReadonlySet<string>): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameContent(a[i] ?? null, b[i] ?? null)) return false;
+    return true;
+  }
+  const x = a as Obj;
+  const y = b as Obj;
+  let members = 0;
+  for (const k of Object.keys(x)) {
+    if (x[k] === undefined || ignore?.has(k)) continue;
+    members++;
+    if (!(k in y) || !sameContent(x[k], y[k])) return false;
+  }
+  for (const k of Object.keys(y)) if (y[k] !== undefined && !ignore?.has(k)) members--;
+  return members === 0;
 }
 
 function setManagedFields(meta: Obj, entries: ManagedFieldsEntry[]): void {

@@ -4,8 +4,10 @@
  * 415 and 400 answers (reference/apiserver-facts-writes.md, w1-create-*).
  */
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import YAML from 'yaml';
 import { goJsonSyntaxError } from '../../k8s/go-json';
+import { StatusError } from '../../k8s/status';
 import { badRequestMessage, entityTooLarge, unsupportedBodyType } from '../../k8s/write-status';
 import { decodeEnvelope, hasMagic } from '../../wire/protobuf';
 import { WireError } from '../../wire/wire-error';
@@ -27,30 +29,41 @@ export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 export const DECODED_BODY_TYPES = ['application/json', 'application/yaml'] as const;
 export const PROTOBUF_BODY_TYPE = 'application/vnd.kubernetes.protobuf';
 
-/** The whole body; over `limit` bytes the 413 (without Content-Length: once that many have come, the request destroyed). */
+/** How much of a request body over the limit Go's server still reads (and drops) to keep the connection (maxPostHandlerReadBytes). */
+export const MAX_POST_HANDLER_READ_BYTES = 256 * 1024;
+
+/**
+ * The whole body; over `limit` bytes the 413, with or without Content-Length, as the apiserver's
+ * limitedReadBody answers. What is left of the body then is read and dropped up to
+ * MAX_POST_HANDLER_READ_BYTES, as Go's server does to keep the connection; beyond that the 413
+ * says `Connection: close` and the connection ends after it.
+ */
 export function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BYTES): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
+    const close = declared - limit > MAX_POST_HANDLER_READ_BYTES;
     req.resume();
-    return Promise.reject(entityTooLarge(limit));
+    if (close) lingerOnClose(req.socket);
+    return Promise.reject(tooLarge(limit, close));
   }
   if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    let chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size > limit) {
+      if (size <= limit) chunks.push(chunk);
+      else if (size - limit > MAX_POST_HANDLER_READ_BYTES) {
         done();
-        req.destroy();
-        reject(entityTooLarge(limit));
-        return;
-      }
-      chunks.push(chunk);
+        req.resume();
+        lingerOnClose(req.socket);
+        reject(tooLarge(limit, true));
+      } else chunks = [];
     };
     const onEnd = (): void => {
       done();
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+      if (size > limit) reject(tooLarge(limit, false));
+      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     };
     const onError = (err: Error): void => {
       done();
@@ -71,6 +84,31 @@ export function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BYTES): 
     req.on('error', onError);
     req.on('close', onClose);
   });
+}
+
+/** How long a connection closed with a request body still coming keeps reading it after the answer (Go's rstAvoidanceDelay). */
+const LINGER_MS = 500;
+
+/**
+ * When the server ends `socket` after the answer, it sends its FIN and keeps reading (and
+ * dropping) what the client still sends for LINGER_MS, as Go's closeWriteAndWait does: closing
+ * with unread data would reset the connection, and the client would lose the answer.
+ */
+function lingerOnClose(socket: Socket): void {
+  socket.destroySoon = function lingeringClose(this: Socket) {
+    this.end();
+    this.resume();
+    const timer = setTimeout(() => this.destroy(), LINGER_MS);
+    timer.unref();
+    this.once('end', () => this.destroy());
+    this.once('close', () => clearTimeout(timer));
+  };
+}
+
+/** The 413; `close`: the rest of the body is not read, the connection ends after the answer. */
+function tooLarge(limit: number, close: boolean): StatusError {
+  const err = entityTooLarge(limit);
+  return close ? new StatusError(err.status, { ...err.headers, Connection: 'close' }) : err;
 }
 
 /**
@@ -192,6 +230,7 @@ const META_STRINGS = ['name', 'generateName', 'namespace', 'selfLink', 'uid', 'r
 const META_INTS = ['generation', 'deletionGracePeriodSeconds'];
 const META_STRING_MAPS = ['labels', 'annotations'];
 const META_LISTS = ['ownerReferences', 'finalizers', 'managedFields'];
+const META_FIELDS = [...META_STRINGS, ...META_INTS, ...META_STRING_MAPS, ...META_LISTS, 'creationTimestamp', 'deletionTimestamp'];
 
 /** The ObjectMeta fields must have their Go types (a decode error otherwise). */
 function checkMetadataShape(obj: Obj, kind: string): void {
@@ -214,5 +253,5 @@ function checkMetadataShape(obj: Obj, kind: string): void {
   for (const k of META_LISTS) if (meta[k] !== undefined && meta[k] !== null && !Array.isArray(meta[k])) throw fail(meta[k], `ObjectMeta.metadata.${k}`, k === 'finalizers' ? '[]string' : '[]v1.' + (k === 'ownerReferences' ? 'OwnerReference' : 'ManagedFieldsEntry'));
   if (Array.isArray(meta.finalizers)) for (const f of meta.finalizers) if (typeof f !== 'string') throw fail(f, 'ObjectMeta.metadata.finalizers', 'string');
   for (const k of ['creationTimestamp', 'deletionTimestamp']) if (meta[k] !== undefined && meta[k] !== null && typeof meta[k] !== 'string') throw fail(meta[k], `ObjectMeta.metadata.${k}`, 'v1.Time');
-  for (const k of [...META_STRINGS, ...META_INTS, ...META_STRING_MAPS, ...META_LISTS, 'creationTimestamp', 'deletionTimestamp']) if (meta[k] === null) delete meta[k];
+  for (const k of META_FIELDS) if (meta[k] === null) delete meta[k];
 }

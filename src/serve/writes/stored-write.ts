@@ -14,7 +14,7 @@ import type { ResourceRequest } from '../resource-request';
 import { fallBack, representation } from '../resource-handlers';
 import { writeBody } from '../response-body';
 import type { WriteDeps } from './write-deps';
-import { objectOf, WrittenObject } from './written-object';
+import { objectOf, restampedJson, WrittenObject } from './written-object';
 
 type Obj = Record<string, any>;
 
@@ -39,16 +39,22 @@ export function currentObject(ctx: ResourceRequest, revision: Revision<StoredObj
 
 /** The object in the apiserver's key order (custom resources: every key sorted). */
 export function finalObject(ctx: ResourceRequest, obj: Obj): Obj {
-  return ctx.resource.info.unstructured ? sortKeys(obj) as Obj : orderObject(obj, builtinProtobuf().kindOrder(ctx.resource.info));
+  const out = ctx.resource.info.unstructured ? (sortKeys(obj) as Obj) : orderObject(obj, builtinProtobuf().kindOrder(ctx.resource.info));
+  ordered.add(out);
+  return out;
 }
 
-/** The same object with another resourceVersion, keys in order. */
+/** The same object with another resourceVersion, keys in order (an object finalObject ordered and that has a resourceVersion is not ordered again). */
 function withRv(ctx: ResourceRequest, obj: Obj, rev: number): WrittenObject {
   const copy: Obj = { ...obj, metadata: { ...obj.metadata, resourceVersion: String(rev) } };
   const custom = ctx.resource.custom;
   if (custom && custom.version !== custom.storageVersion) copy.apiVersion = `${custom.group}/${custom.storageVersion}`;
+  else if (ordered.has(obj) && obj.metadata?.resourceVersion !== undefined) return new WrittenObject(copy);
   return new WrittenObject(finalObject(ctx, copy));
 }
+
+/** Objects finalObject made (in key order): changing the value of a member they have keeps the order. */
+const ordered = new WeakSet<Obj>();
 
 /** Stores `obj` as the key's next state; returns the stored value (resourceVersion = the new revision). */
 export function commitObject(ctx: ResourceRequest, deps: WriteDeps, key: string, obj: Obj): WrittenObject {
@@ -57,10 +63,19 @@ export function commitObject(ctx: ResourceRequest, deps: WriteDeps, key: string,
   return stored;
 }
 
-/** Stores the key's deletion; the DELETED event carries `last` (the object as last stored) at the new revision. */
-export function commitDeletion(ctx: ResourceRequest, deps: WriteDeps, key: string, last: Obj): WrittenObject {
+/**
+ * Stores the key's deletion; the DELETED event carries `last` (the object as last stored) at the
+ * new revision. `lastStored`: the stored value `last` was read from, unchanged (its text is
+ * reused with the new resourceVersion).
+ */
+export function commitDeletion(ctx: ResourceRequest, deps: WriteDeps, key: string, last: Obj, lastStored?: StoredObject): WrittenObject {
   let stored!: WrittenObject;
-  commitWrite(deps.store, [{ resource: ctx.resource.store.id, key, deleted: true, value: (rev) => (stored = withRv(ctx, last, rev)) }]);
+  const value = (rev: number): WrittenObject => {
+    const json = lastStored instanceof WrittenObject && !ctx.resource.custom ? restampedJson(lastStored, String(rev)) : undefined;
+    if (json === undefined) return withRv(ctx, last, rev);
+    return new WrittenObject({ ...last, metadata: { ...last.metadata, resourceVersion: String(rev) } }, json);
+  };
+  commitWrite(deps.store, [{ resource: ctx.resource.store.id, key, deleted: true, value: (rev) => (stored = value(rev)) }]);
   return stored;
 }
 
