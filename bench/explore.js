@@ -4,7 +4,11 @@
  * (reference runs, plan generation, every plan) with --parallel 2, buggy and fixed: wall time,
  * plans generated / pruned / run, plans per minute, findings per class.
  *
- *   npx tsc -p tsconfig.build.json && node bench/explore.js [--parallel 2] [name …]
+ *   npx tsc -p tsconfig.build.json && node bench/explore.js [--parallel 2] [--repeat N] [name …]
+ *
+ * With --repeat N each exploration runs N times; `as expected` says whether the run found the
+ * example's bug in its class (buggy) or nothing (fixed), as the acceptance of issue 20 asks of
+ * every run.
  *
  * Examples: every examples/controllers/<name>/ with buggy.js, fixed.js and workload.yaml, and the
  * test fixtures test/explore/fixtures/{child-maker,cleaner} (VARIANT=buggy|fixed).
@@ -18,6 +22,10 @@ const root = resolve(__dirname, '..');
 const args = process.argv.slice(2);
 const parallelAt = args.indexOf('--parallel');
 const parallel = parallelAt >= 0 ? Number(args.splice(parallelAt, 2)[1]) : 2;
+const repeatAt = args.indexOf('--repeat');
+const repeat = repeatAt >= 0 ? Number(args.splice(repeatAt, 2)[1]) : 1;
+/** The class of each example's bug. */
+const BUG_CLASS = { cleaner: 'stale-state', scaler: 'unobserved-state', provisioner: 'intermediate-state', 'fixture:child-maker': 'intermediate-state', 'fixture:cleaner': 'stale-state' };
 const only = new Set(args);
 
 function examples() {
@@ -41,14 +49,16 @@ function examples() {
 
 (async () => {
   const rows = [];
-  for (const e of examples()) {
+  for (const e of examples().flatMap((e) => Array.from({ length: repeat }, (_, i) => ({ ...e, round: i + 1 })))) {
     const out = mkdtempSync(join(tmpdir(), `kubetape-bench-explore-${e.name.replace(':', '-')}-${e.variant}-`));
     const started = Date.now();
     const { summary } = await explore({ controller: e.controller, workload: e.workload, out, parallel });
     const minutes = (Date.now() - started) / 60_000;
     const sum = (r) => Object.values(r).reduce((a, b) => a + b, 0);
+    const expected = e.variant === 'buggy' ? summary.findings[BUG_CLASS[e.name]] > 0 : Object.values(summary.findings).every((n) => n === 0);
     const row = {
       example: `${e.name} (${e.variant})`,
+      ...(repeat > 1 ? { round: e.round } : {}),
       seconds: Math.round(minutes * 600) / 10,
       generated: sum(summary.plansGenerated),
       pruned: sum(summary.plansPruned),
@@ -56,6 +66,7 @@ function examples() {
       plansPerMinute: Math.round((summary.plansRun / minutes) * 10) / 10,
       findings: Object.entries(summary.findings).filter(([, n]) => n > 0).map(([c, n]) => `${c} ${n}`).join(', ') || 'none',
       flaky: summary.flaky,
+      asExpected: expected,
     };
     rows.push(row);
     console.error(JSON.stringify(row));
