@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Argv, CommandModule } from 'yargs';
 import { UsageError } from '../errors/usage-error';
-import { explore, mergeResults, reportHtml, rerunPlan, summaryText } from '../explore';
+import { explore, exploreReportHtml, mergeResults, rerunPlan, summaryText } from '../explore';
 import { parseDuration } from '../serve/duration';
 
 /** Exit code when plans diverged from the reference (findings). */
@@ -66,7 +66,7 @@ const reportCommand: CommandModule<object, { results: string[]; html?: string }>
   handler: (args) => {
     const report = mergeResults(args.results);
     process.stdout.write(summaryText(report));
-    if (args.html) writeFileSync(args.html, reportHtml(report));
+    if (args.html) writeFileSync(args.html, exploreReportHtml(report));
     process.exitCode = report.findings.length > 0 ? EXIT_FINDINGS : 0;
   },
 };
