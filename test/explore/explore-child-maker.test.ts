@@ -79,7 +79,7 @@ describe('explore on the child-maker controller', () => {
       const mark = page.locator('#timeline .problem-mark[data-kind="perturbation"]');
       await expect(mark.count()).resolves.toBe(1);
       expect(await mark.getAttribute('title')).toMatch(/perturbation kill the controller \(SIGKILL\) right after its write 1/);
-      const markLane = await mark.evaluate((m) => Math.round(parseFloat((m as HTMLElement).style.top) / 30));
+      const markLane = await mark.evaluate((m) => Math.round(parseFloat((m as unknown as { style: { top: string } }).style.top) / 30));
       expect(lanes[markLane]).not.toBe('kubetape-explore/workload');
       await expect(page.locator('#timeline .problem[data-kind="perturbation"]').count()).resolves.toBe(1);
       // The exchanges of the window around it, and one opened from the mark.
