@@ -1,6 +1,7 @@
 /** Controller exploration (issue 20): reference runs, plans, test runs, findings, reports. */
 export { explore, type ExploreOptions, type ExploreSummary } from './explore';
 export { rerunPlan } from './rerun';
+export { killAllControllers } from './controller-process';
 export { mergeResults, summaryText, type MergedReport } from './report';
 export { exploreReportHtml } from './report-html';
 export { parseWorkload, loadWorkload, WorkloadError, type Workload, type WorkloadStep } from './workload';

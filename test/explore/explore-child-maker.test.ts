@@ -4,7 +4,7 @@
  * its HTML page in a real browser (Debian's chromium driven by playwright-core, as test/ui does),
  * and the rerun.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,6 +13,15 @@ import { chromium } from 'playwright-core';
 import { explore } from '../../src/explore';
 
 const CHROMIUM = '/usr/bin/chromium';
+
+/** Whether the process runs (a zombie left for its parent to reap does not). */
+function alive(pid: number): boolean {
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
 
 jest.setTimeout(120_000);
 
@@ -92,6 +101,24 @@ describe('explore on the child-maker controller', () => {
     } finally {
       await browser.close();
     }
+  });
+
+  it('takes its controllers down with it when interrupted (SIGINT): exit 130, no process left behind', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kubetape-explore-sigint-'));
+    const pidFile = join(dir, 'controller.pid');
+    const child = spawn('node', [bin, 'explore', '--controller', `echo $$ > ${pidFile}; exec node ${join(fixture, 'controller.mjs')}`, '--workload', join(fixture, 'workload.yaml'), '--out', join(dir, 'out')], { stdio: 'ignore' });
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    const deadline = Date.now() + 20_000;
+    while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8').trim() === '') {
+      if (Date.now() > deadline) throw new Error('the controller never started');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    expect(alive(pid)).toBe(true);
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(alive(pid)).toBe(false);
   });
 
   it('refuses a bad workload with exit 2, naming the step and the field', () => {
