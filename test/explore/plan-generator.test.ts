@@ -81,6 +81,20 @@ describe('plan generation', () => {
     expect(generatePlans(log, 1000).perturbations.filter((p) => p.class === 'unobserved-state')).not.toContainEqual({ class: 'unobserved-state', ...cm('parent-a'), withhold: 3 });
   });
 
+  it('counts a wait under way when the first change is committed as between the two', () => {
+    // A wait begins before change 3 (rev 14) and ends (the next step, a delete, begins) after it; change 4 follows.
+    const log = referenceLog();
+    const third = log.entries.findIndex((e) => e.kind === 'change' && e.rev === 14);
+    log.entries.splice(third, 0, { t: 30, kind: 'step', n: 3, step: 'wait' });
+    const fourth = log.entries.findIndex((e) => e.kind === 'change' && e.rev === 17);
+    log.entries.splice(fourth, 0, { t: 50, kind: 'step', n: 4, step: 'delete' });
+    const unobserved = generatePlans(log, 1000).perturbations.filter((p) => p.class === 'unobserved-state');
+    expect(unobserved).not.toContainEqual({ class: 'unobserved-state', ...cm('parent-a'), withhold: 3 });
+    // Without the wait (the delete step alone), change 4 is the workload's own, independent of the controller.
+    log.entries.splice(third, 1);
+    expect(generatePlans(log, 1000).perturbations.filter((p) => p.class === 'unobserved-state')).toContainEqual({ class: 'unobserved-state', ...cm('parent-a'), withhold: 3 });
+  });
+
   it('crashes after each controller write, once per write with the same effect', () => {
     const log = referenceLog();
     log.writes.push({ t: 60, n: 4, verb: 'update', ...cm('child-1'), uid: 'uid-c', rv: 18, owners: [] });
