@@ -11,12 +11,13 @@
  * every run.
  *
  * Examples: every examples/controllers/<name>/ with buggy.js, fixed.js and workload.yaml, and the
- * test fixtures test/explore/fixtures/{child-maker,cleaner} (VARIANT=buggy|fixed).
+ * test fixtures test/explore/fixtures/{child-maker,cleaner} (VARIANT=buggy|fixed), named
+ * fixture:child-maker and fixture:cleaner.
  */
 const { existsSync, mkdtempSync, readdirSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join, resolve } = require('node:path');
-const { explore } = require('../dist/explore');
+const { explore, killAllControllers } = require('../dist/explore');
 
 const root = resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -44,7 +45,14 @@ function examples() {
     const d = join(root, 'test/explore/fixtures', name);
     for (const variant of ['buggy', 'fixed']) out.push({ name: `fixture:${name}`, variant, controller: `VARIANT=${variant} node ${join(d, 'controller.mjs')}`, workload: join(d, 'workload.yaml') });
   }
-  return out.filter((e) => only.size === 0 || only.has(e.name) || only.has(e.name.replace('fixture:', '')));
+  return out.filter((e) => only.size === 0 || only.has(e.name));
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    killAllControllers();
+    process.exit(130);
+  });
 }
 
 (async () => {
