@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 /**
  * Bundles the page (ui/page/main.ts and its CSS) into dist/page/page.js and page.css with esbuild:
- * one script and one stylesheet, no network at run time. `npm run build` runs it after tsc.
+ * one script and one stylesheet, no network at run time; and the explore report's page
+ * (ui/page/explore-report.ts) into dist/page/explore-report.js and .css. `npm run build` runs it
+ * after tsc.
  */
 const { build } = require('esbuild');
 const { join } = require('node:path');
@@ -9,7 +11,7 @@ const { join } = require('node:path');
 const root = join(__dirname, '..');
 
 build({
-  entryPoints: { page: join(root, 'ui', 'page', 'main.ts') },
+  entryPoints: { page: join(root, 'ui', 'page', 'main.ts'), 'explore-report': join(root, 'ui', 'page', 'explore-report.ts') },
   outdir: join(root, 'dist', 'page'),
   bundle: true,
   minify: true,

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Argv, CommandModule } from 'yargs';
 import { UsageError } from '../errors/usage-error';
-import { explore, mergeResults, reportHtml, rerunPlan, summaryText } from '../explore';
+import { explore, exploreReportHtml, killAllControllers, mergeResults, rerunPlan, summaryText } from '../explore';
 import { parseDuration } from '../serve/duration';
 
 /** Exit code when plans diverged from the reference (findings). */
@@ -38,6 +38,7 @@ const runCommand: CommandModule<object, ExploreArgs> = {
       .option('settle', { type: 'string', default: '1500ms', describe: 'a run ends once the controller has not written for this long' })
       .option('hold', { type: 'string', default: '1500ms', describe: "how long a stale-state plan holds the controller's watches" }),
   handler: async (args) => {
+    stopControllersOnSignals();
     const { summary } = await explore({
       controller: args.controller,
       workload: args.workload,
@@ -66,7 +67,7 @@ const reportCommand: CommandModule<object, { results: string[]; html?: string }>
   handler: (args) => {
     const report = mergeResults(args.results);
     process.stdout.write(summaryText(report));
-    if (args.html) writeFileSync(args.html, reportHtml(report));
+    if (args.html) writeFileSync(args.html, exploreReportHtml(report));
     process.exitCode = report.findings.length > 0 ? EXIT_FINDINGS : 0;
   },
 };
@@ -76,6 +77,7 @@ const rerunCommand: CommandModule<object, { plan: string }> = {
   describe: 'Run one plan again (results/plan-NNN.yaml) and compare with the oracle beside it',
   builder: (y) => y.positional('plan', { type: 'string', demandOption: true }),
   handler: async (args) => {
+    stopControllersOnSignals();
     const { finding, perturbed } = await rerunPlan(args.plan);
     if (!finding) {
       process.stdout.write(`no divergence${perturbed ? '' : " (the plan's moment never came in this run)"}\n`);
@@ -85,6 +87,16 @@ const rerunCommand: CommandModule<object, { plan: string }> = {
     process.exitCode = EXIT_FINDINGS;
   },
 };
+
+/** Interrupted (Ctrl-C, a CI job cancelled): the controllers' process groups go too, then exit 130 / 143. */
+function stopControllersOnSignals(): void {
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    process.once(signal, () => {
+      killAllControllers();
+      process.exit(code);
+    });
+  }
+}
 
 /** `kubetape explore` (run), `explore report`, `explore rerun`. */
 export const exploreCommand: CommandModule = {

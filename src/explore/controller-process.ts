@@ -15,6 +15,14 @@ export interface ControllerOptions {
   logFile?: string;
 }
 
+/** The controllers started and not yet seen exiting, so `killAllControllers` leaves none behind. */
+const live = new Set<ControllerProcess>();
+
+/** SIGKILL to every controller still running (explore interrupted: their process groups would outlive it). */
+export function killAllControllers(): void {
+  for (const c of live) c.kill();
+}
+
 export class ControllerProcess {
   private child: ChildProcess | undefined;
   private exited: Promise<void> = Promise.resolve();
@@ -36,10 +44,13 @@ export class ControllerProcess {
     if (fd !== undefined) closeSync(fd);
     this.starts++;
     this.child = child;
-    this.exited = new Promise((resolve) => {
+    live.add(this);
+    this.exited = new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
       child.once('error', () => resolve());
+    }).then(() => {
+      if (this.child === child) live.delete(this);
     });
   }
 

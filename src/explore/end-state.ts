@@ -32,6 +32,17 @@ export function endState(api: ServeServer, uids: ReadonlyMap<string, string> = n
   return out;
 }
 
+/** Every object the serve holds, whole, by `resource ns/name` (sorted). */
+export function allObjects(api: ServeServer): Record<string, Record<string, any>> {
+  const out: Record<string, Record<string, any>> = {};
+  for (const r of api.status().resources) {
+    if (r.objects === 0) continue;
+    const resource = r.group ? `${r.resource}.${r.group}` : r.resource;
+    for (const obj of api.objects(resource)) out[`${resource} ${obj.metadata?.namespace ? `${obj.metadata.namespace}/` : ''}${obj.metadata?.name}`] = obj;
+  }
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
 export function flatten(obj: unknown, generated = false, uids: ReadonlyMap<string, string> = new Map()): Flat {
   const out: Flat = {};
   const walk = (v: unknown, path: string) => {

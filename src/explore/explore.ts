@@ -73,7 +73,7 @@ export async function explore(options: ExploreOptions): Promise<{ summary: Explo
   const refs = await pool(
     Array.from({ length: count }, (_, i) => i),
     Math.min(parallel, count),
-    async (i) => exploreRun(settings, undefined, join(out, 'logs', `reference-${i + 1}.log`)),
+    async (i) => exploreRun(settings, undefined, { controllerLog: join(out, 'logs', `reference-${i + 1}.log`) }),
   );
   const failed = refs.find((r) => r.error);
   if (failed) throw new Error(`the reference run failed: ${failed.error} (controller output: ${join(out, 'logs')})`);

@@ -28,6 +28,8 @@ interface ControllerWatch {
   contentType: string;
   end?: (end: WatchStreamEnd) => void;
   ending: boolean;
+  /** The release time a frame of this watch is held until (the frames after it queue behind it). */
+  heldUntil?: number;
 }
 
 export class Perturber {
@@ -58,6 +60,9 @@ export class Perturber {
       },
       beforeFrame: () => {
         if (w.resource !== (this.p as ObjectKey | undefined)?.resource || !this.holding()) return 'continue';
+        // A watch delays its frames one after another: only the first waits for the release, the others queue behind it.
+        if (w.heldUntil === this.releaseAt) return 'continue';
+        w.heldUntil = this.releaseAt;
         return { delayMs: Math.max(0, this.releaseAt! - this.deps.log.now()) };
       },
       afterFrame: () => undefined,

@@ -26,8 +26,22 @@ export function generatePlans(log: RunLog, holdMs: number): GeneratedPlans {
   const notes = log.entries.filter((e): e is Notification => e.kind === 'notification' && !e.withheld);
   const changes = log.entries.filter((e): e is Extract<LogEntry, { kind: 'change' }> => e.kind === 'change');
   const uids = uidsByObject(log);
-  const waits = log.entries.filter((e) => e.kind === 'step' && (e.step === 'wait' || e.step === 'quiesce')).map((e) => e.t);
-  const independent = (a: Notification, b: Notification) => log.workloadRevs.has(b.rev) && !waits.some((t) => t >= a.t && t <= b.t);
+  // Where in the log each change was committed, and where each wait or quiesce step began and ended (the next step began):
+  // the order of the entries, not their times (which tie at ms resolution).
+  const committedAt = new Map<number, number>();
+  const steps: Array<{ from: number; to: number; waits: boolean }> = [];
+  log.entries.forEach((e, i) => {
+    if (e.kind === 'change') committedAt.set(e.rev, i);
+    if (e.kind !== 'step') return;
+    if (steps.length > 0) steps[steps.length - 1]!.to = i;
+    steps.push({ from: i, to: Infinity, waits: e.step === 'wait' || e.step === 'quiesce' });
+  });
+  // The workload made b without waiting on the controller after a: no wait was under way between their commits.
+  const independent = (a: Notification, b: Notification) => {
+    const from = committedAt.get(a.rev) ?? -1;
+    const to = committedAt.get(b.rev) ?? Infinity;
+    return log.workloadRevs.has(b.rev) && !steps.some((s) => s.waits && s.from < to && s.to > from);
+  };
   // A work queue may act on a notification only after the next one of the same object arrived (they coalesce): the window ends at the one after that.
   const matters = (n: Notification, i: number) => {
     const until = notes.slice(i + 1).filter((m) => sameObject(m, n))[1];

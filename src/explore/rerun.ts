@@ -11,7 +11,7 @@ export async function rerunPlan(path: string, controllerLog?: string): Promise<{
   const { plan, setup, oraclePath } = readPlanFile(path);
   if (!existsSync(oraclePath)) throw new UsageError(`plan ${path}: no oracle.json beside it (run kubetape explore with --out first)`);
   const oracle = JSON.parse(readFileSync(oraclePath, 'utf8')) as Oracle;
-  const run = await exploreRun({ ...setup, workload: loadWorkload(setup.workload) }, plan.perturbation, controllerLog);
+  const run = await exploreRun({ ...setup, workload: loadWorkload(setup.workload) }, plan.perturbation, { controllerLog });
   const diff = compare(oracle, { end: run.end, counts: run.log.counts });
   if (!diverged(diff) && !run.error) return { perturbed: run.perturbed };
   return { finding: findingOf(plan, run, diff, path, true), perturbed: run.perturbed };

@@ -17,6 +17,8 @@ export interface Activity {
   lastControllerWrite: number;
   controllerWatches: number;
   lastControllerRequest: number;
+  /** When the workload last sent a write (ms, run time): the controller's reaction to it is still due. */
+  lastWorkloadWrite: number;
 }
 
 export function whoSent(ctx: ServeRequestContext): Who {
@@ -35,6 +37,7 @@ export function runHooks(log: RunLog, perturber: Perturber, activity: Activity):
       const entry = log.add({ kind: 'request', who, verb: ctx.info.verb, resource: resourceOf(ctx), namespace: ctx.info.namespace ?? '', name: ctx.info.name ?? '' });
       ctx.res.once('finish', () => ((entry as { status?: number }).status = ctx.res.statusCode));
       if (who !== 'controller') {
+        if (WRITE_VERBS.has(ctx.info.verb)) activity.lastWorkloadWrite = log.now();
         if (WRITE_VERBS.has(ctx.info.verb)) tapAnswer(ctx, (obj) => obj?.metadata?.resourceVersion && log.workloadRevs.add(Number(obj.metadata.resourceVersion)));
         return false;
       }

@@ -45,10 +45,11 @@ export class RunLog {
   readonly objects = new Map<string, { key: ObjectKey; owners: Array<{ uid: string; name: string }> }>();
   /** Every uid seen → its object's count key. */
   readonly uidKeys = new Map<string, string>();
-  private readonly t0 = Date.now();
+  /** Wall time (ms since the epoch) the entries' times count from. */
+  readonly startedAt = Date.now();
 
   now(): number {
-    return Date.now() - this.t0;
+    return Date.now() - this.startedAt;
   }
 
   add(entry: WithoutTime<LogEntry>): LogEntry {

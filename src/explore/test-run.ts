@@ -1,10 +1,12 @@
 /**
  * A test run of one plan: the workload again with the plan's perturbation, compared with the
- * oracle. A divergence is run once more: when it comes again it is a finding, otherwise it is
- * flaky. The finding carries the difference, the log entries around the perturbation and the
- * command that reproduces it.
+ * oracle. A divergence is run once more, recorded (`logs/plan-NNN.db`, serve's `out`): when it
+ * comes again it is a finding, described from that second run, otherwise it is flaky. The
+ * finding carries the difference, the log entries around the perturbation, the recording and
+ * when in it the perturbation came, and the command that reproduces it.
  */
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { exploreRun, type RunResult, type RunSettings } from './explore-run';
 import { compare, diverged, type Divergence, type Oracle } from './oracle';
 import { explainPerturbation, planFileName, type FindingClass, type Plan } from './plan';
@@ -22,6 +24,10 @@ export interface Finding {
   rerun: string;
   /** Whether the second run diverged too. */
   reproduced: boolean;
+  /** The recording of the run the finding describes, relative to the results folder (`logs/plan-NNN.db`). */
+  recording?: string;
+  /** Wall time (ms since the epoch) of the perturbation in that run (of its end when none came). */
+  perturbedAt?: number;
 }
 
 export interface PlanOutcome {
@@ -37,14 +43,20 @@ const AFTER = 16;
 
 export async function testRun(plan: Plan, settings: RunSettings, oracle: Oracle, outDir: string): Promise<PlanOutcome> {
   const started = Date.now();
-  const logFile = join(outDir, 'logs', planFileName(plan.id).replace(/\.yaml$/, '.log'));
-  const first = await exploreRun(settings, plan.perturbation, logFile);
+  const controllerLog = join(outDir, 'logs', planFileName(plan.id).replace(/\.yaml$/, '.log'));
+  const recording = join(outDir, 'logs', planFileName(plan.id).replace(/\.yaml$/, '.db'));
+  const first = await exploreRun(settings, plan.perturbation, { controllerLog });
   const outcome: PlanOutcome = { plan: plan.id, class: plan.perturbation.class, perturbed: first.perturbed, ms: 0 };
   const diff = compare(oracle, { end: first.end, counts: first.log.counts });
   if (diverged(diff) || first.error) {
-    const again = await exploreRun(settings, plan.perturbation, logFile);
-    const reproduced = diverged(compare(oracle, { end: again.end, counts: again.log.counts })) || again.error !== undefined;
-    outcome.finding = findingOf(plan, first, diff, join(outDir, planFileName(plan.id)), reproduced);
+    for (const f of [recording, `${recording}-wal`, `${recording}-shm`]) rmSync(f, { force: true });
+    const again = await exploreRun(settings, plan.perturbation, { controllerLog, recording });
+    const againDiff = compare(oracle, { end: again.end, counts: again.log.counts });
+    const reproduced = diverged(againDiff) || again.error !== undefined;
+    const planPath = join(outDir, planFileName(plan.id));
+    outcome.finding = reproduced
+      ? { ...findingOf(plan, again, againDiff, planPath, true), recording: join('logs', basename(recording)) }
+      : findingOf(plan, first, diff, planPath, false);
   }
   outcome.ms = Date.now() - started;
   return outcome;
@@ -60,6 +72,7 @@ export function findingOf(plan: Plan, run: RunResult, diff: Divergence, planPath
     exchanges: around(run.log.entries),
     rerun: `kubetape explore rerun ${planPath}`,
     reproduced,
+    perturbedAt: run.startedAt + (run.log.entries.find((e) => e.kind === 'perturbation')?.t ?? run.log.now()),
   };
 }
 

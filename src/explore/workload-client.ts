@@ -59,15 +59,16 @@ export class WorkloadClient {
     return pathFor(found, obj.metadata?.namespace ?? (found.namespaced ? 'default' : undefined));
   }
 
-  private async discover(refresh = false): Promise<ApiResource[]> {
+  /** The server's resources (discovery, read once; again with `refresh`). */
+  async discover(refresh = false): Promise<ApiResource[]> {
     if (this.resources && !refresh) return this.resources;
+    const groups: Obj[] = (await this.request('GET', '/apis')).body?.groups ?? [];
+    const paths = ['/api/v1', ...groups.flatMap((g) => (g.versions ?? []).map((v: Obj) => `/apis/${v.groupVersion}`))];
+    const docs = await Promise.all(paths.map(async (path) => (await this.request('GET', path)).body));
     const out: ApiResource[] = [];
-    const add = (doc: Obj | undefined) => {
+    for (const doc of docs) {
       for (const r of doc?.resources ?? []) if (!String(r.name).includes('/')) out.push({ groupVersion: doc!.groupVersion, name: r.name, kind: r.kind, namespaced: r.namespaced });
-    };
-    add((await this.request('GET', '/api/v1')).body);
-    const groups = (await this.request('GET', '/apis')).body?.groups ?? [];
-    for (const g of groups) for (const v of g.versions ?? []) add((await this.request('GET', `/apis/${v.groupVersion}`)).body);
+    }
     this.resources = out;
     return out;
   }

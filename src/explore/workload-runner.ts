@@ -14,6 +14,10 @@ export interface WorkloadRunnerDeps {
   quiesce(ms: number): Promise<void>;
   /** Told as each step begins. */
   onStep?(n: number, step: string): void;
+  /** The run's time (ms), for `hopeless`. */
+  now?(): number;
+  /** Why a wait begun at `since` (run time) can no longer be met (the controller went quiescent), or undefined while it may. */
+  hopeless?(since: number): string | undefined;
 }
 
 const PATCH_CONTENT_TYPES = {
@@ -38,7 +42,7 @@ async function runStep(step: WorkloadStep, deps: WorkloadRunnerDeps): Promise<vo
   if ('apply' in step) {
     for (const obj of step.apply.objects) await apply(client, obj);
   } else if ('wait' in step) {
-    await waitFor(client, step.wait);
+    await waitFor(client, step.wait, deps);
   } else if ('patch' in step) {
     const { type, patch } = step.patch;
     expectOk(await client.request('PATCH', await objectPath(client, step.patch), patch, PATCH_CONTENT_TYPES[type]), 'patch');
@@ -66,9 +70,11 @@ async function apply(client: WorkloadClient, obj: Obj): Promise<void> {
   throw new Error(`update ${obj.kind} ${obj.metadata.name}: conflicts 5 times in a row`);
 }
 
-async function waitFor(client: WorkloadClient, w: ObjectRef & { jsonpath?: string; equals?: string; gone?: boolean; timeoutMs: number }): Promise<void> {
+async function waitFor(client: WorkloadClient, w: ObjectRef & { jsonpath?: string; equals?: string; gone?: boolean; timeoutMs: number }, deps: WorkloadRunnerDeps): Promise<void> {
   const path = await objectPath(client, w);
-  const deadline = Date.now() + w.timeoutMs;
+  const started = Date.now();
+  const deadline = started + w.timeoutMs;
+  const since = deps.now?.();
   let last = '';
   for (;;) {
     const got = await client.request('GET', path);
@@ -83,7 +89,10 @@ async function waitFor(client: WorkloadClient, w: ObjectRef & { jsonpath?: strin
     } else {
       last = `answered ${got.status}`;
     }
-    if (Date.now() >= deadline) throw new Error(`timed out after ${w.timeoutMs} ms waiting for ${w.resource} ${w.namespace ? `${w.namespace}/` : ''}${w.name}: ${last}`);
+    const what = `${w.resource} ${w.namespace ? `${w.namespace}/` : ''}${w.name}: ${last}`;
+    if (Date.now() >= deadline) throw new Error(`timed out after ${w.timeoutMs} ms waiting for ${what}`);
+    const hopeless = since === undefined ? undefined : deps.hopeless?.(since);
+    if (hopeless) throw new Error(`gave up after ${Date.now() - started} ms waiting for ${what} (${hopeless})`);
     await sleep(50);
   }
 }

@@ -69,6 +69,32 @@ describe('plan generation', () => {
     expect(unobserved).toEqual([{ class: 'unobserved-state', ...cm('parent-a'), withhold: 2 }]);
   });
 
+  it('tells a wait after the change from a wait before it by their order in the log, not their times', () => {
+    // The workload's quiesce step begins in the same ms the notification of change 4 (its own delete) arrives, but after that change was committed.
+    const log = referenceLog();
+    const at = log.entries.findIndex((e) => e.kind === 'change' && e.rev === 17);
+    log.entries.splice(at + 1, 0, { t: 50, kind: 'step', n: 5, step: 'quiesce' });
+    expect(generatePlans(log, 1000).perturbations.filter((p) => p.class === 'unobserved-state')).toContainEqual({ class: 'unobserved-state', ...cm('parent-a'), withhold: 3 });
+    // The same step begun before that change: change 4 came after a wait on the controller.
+    log.entries.splice(at + 1, 1);
+    log.entries.splice(at, 0, { t: 50, kind: 'step', n: 5, step: 'quiesce' });
+    expect(generatePlans(log, 1000).perturbations.filter((p) => p.class === 'unobserved-state')).not.toContainEqual({ class: 'unobserved-state', ...cm('parent-a'), withhold: 3 });
+  });
+
+  it('counts a wait under way when the first change is committed as between the two', () => {
+    // A wait begins before change 3 (rev 14) and ends (the next step, a delete, begins) after it; change 4 follows.
+    const log = referenceLog();
+    const third = log.entries.findIndex((e) => e.kind === 'change' && e.rev === 14);
+    log.entries.splice(third, 0, { t: 30, kind: 'step', n: 3, step: 'wait' });
+    const fourth = log.entries.findIndex((e) => e.kind === 'change' && e.rev === 17);
+    log.entries.splice(fourth, 0, { t: 50, kind: 'step', n: 4, step: 'delete' });
+    const unobserved = generatePlans(log, 1000).perturbations.filter((p) => p.class === 'unobserved-state');
+    expect(unobserved).not.toContainEqual({ class: 'unobserved-state', ...cm('parent-a'), withhold: 3 });
+    // Without the wait (the delete step alone), change 4 is the workload's own, independent of the controller.
+    log.entries.splice(third, 1);
+    expect(generatePlans(log, 1000).perturbations.filter((p) => p.class === 'unobserved-state')).toContainEqual({ class: 'unobserved-state', ...cm('parent-a'), withhold: 3 });
+  });
+
   it('crashes after each controller write, once per write with the same effect', () => {
     const log = referenceLog();
     log.writes.push({ t: 60, n: 4, verb: 'update', ...cm('child-1'), uid: 'uid-c', rv: 18, owners: [] });

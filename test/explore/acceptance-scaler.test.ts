@@ -1,0 +1,5 @@
+import { describeAcceptance } from './example-acceptance';
+
+jest.setTimeout(240_000);
+
+describeAcceptance('scaler');
