@@ -109,7 +109,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
       const builtin = builtinApi();
       let seeded: SeededNamespaces | undefined;
       let defaults: SeededDefaults | undefined;
-      const caPem = controllerNames.has('root-ca') ? clusterCaPem(store.clock.now()) : undefined;
+      const caPem = controllerNames.has('root-ca') ? clusterCaPem(store.clock.now(), options.seed) : undefined;
       const started = Date.now();
       let rebuilt;
       let discovery: Discovery;

@@ -3,7 +3,8 @@
  * kube-controller-manager a real cluster runs (`--controllers`, all on by default). Each writes
  * through the write pipeline as an internal client; a registry maps names to factories.
  */
-import { randomInt } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
+import { mulberry32, seedFromName, uniformInt } from '../../faults/random';
 import type { Logger } from '../../log/logger';
 import type { StoredObject } from '../../reconstruct';
 import type { Store } from '../../store/store';
@@ -43,9 +44,16 @@ export interface ControllersDeps {
   caPem?: string;
 }
 
-/** The cluster's CA when serve serves plain HTTP: self-signed (its key is random, and so is its serial). */
-export function clusterCaPem(now: number): string {
-  return selfSignedCaPem(now, randomInt(1, 0x7fffffff));
+/**
+ * The cluster's CA when serve serves plain HTTP: self-signed, its key and serial random, or drawn
+ * from `seed` (serve's `--seed`) so that a seeded serve publishes the same certificate every run.
+ */
+export function clusterCaPem(now: number, seed?: number): string {
+  if (seed === undefined) return selfSignedCaPem(now, randomInt(1, 0x7fffffff), randomBytes(32));
+  // A stream of its own, so that the CA draws nothing from the generator of names and uids.
+  const random = mulberry32((seed ^ seedFromName('kube-root-ca.crt')) >>> 0);
+  const key = Buffer.from(Array.from({ length: 32 }, () => uniformInt(random, 0, 255)));
+  return selfSignedCaPem(now, uniformInt(random, 1, 0x7fffffff), key);
 }
 
 /** Starts the named controllers (in the registry's order) and waits for the work the state at start asks for. */

@@ -2,29 +2,30 @@
  * The CA serve publishes in `kube-root-ca.crt` while it serves plain HTTP: a self-signed X.509
  * v3 CA certificate (CN `kubernetes`, as kubeadm names its CA; ten years; basicConstraints CA,
  * keyUsage digitalSignature/keyEncipherment/keyCertSign, subjectKeyIdentifier), made once per
- * serve with node:crypto: an EC P-256 key (generated in about a millisecond, where RSA takes
- * tens) and a DER encoding of the few ASN.1 types a certificate needs.
+ * serve with node:crypto: an Ed25519 key from 32 given bytes (its signatures are deterministic,
+ * so the same bytes, time and serial give the same certificate; RSA keys take tens of
+ * milliseconds to generate) and a DER encoding of the few ASN.1 types a certificate needs.
  */
-import { createHash, generateKeyPairSync, sign } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, sign } from 'node:crypto';
 
 const TEN_YEARS_MS = 10 * 365 * 24 * 3600 * 1000;
 
 const OID = {
-  ecPublicKey: '1.2.840.10045.2.1',
-  prime256v1: '1.2.840.10045.3.1.7',
-  ecdsaWithSha256: '1.2.840.10045.4.3.2',
+  ed25519: '1.3.101.112',
   commonName: '2.5.4.3',
   basicConstraints: '2.5.29.19',
   keyUsage: '2.5.29.15',
   subjectKeyIdentifier: '2.5.29.14',
 };
 
-/** A PEM certificate; `now` (ms) starts its validity, `serial` (1–2^31) numbers it. */
-export function selfSignedCaPem(now: number, serial: number): string {
-  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-  const spki = publicKey.export({ type: 'spki', format: 'der' });
+/** A PEM certificate; `now` (ms) starts its validity, `serial` (1–2^31) numbers it, `keySeed` (32 bytes) is its Ed25519 private key. */
+export function selfSignedCaPem(now: number, serial: number, keySeed: Buffer): string {
+  if (keySeed.length !== 32) throw new Error(`an Ed25519 key takes 32 bytes, not ${keySeed.length}`);
+  // PKCS#8 of an Ed25519 key (RFC 8410): the fixed header, then the 32 bytes.
+  const privateKey = createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), keySeed]), format: 'der', type: 'pkcs8' });
+  const spki = createPublicKey(privateKey).export({ type: 'spki', format: 'der' });
   const rawKey = spkiKeyBits(spki);
-  const algorithm = seq(oid(OID.ecdsaWithSha256));
+  const algorithm = seq(oid(OID.ed25519));
   const name = seq(set(seq(oid(OID.commonName), utf8('kubernetes'))));
   const extensions = seq(
     seq(oid(OID.basicConstraints), bool(true), octets(seq(bool(true)))),
@@ -42,7 +43,7 @@ export function selfSignedCaPem(now: number, serial: number): string {
     spki,
     tagged(0xa3, extensions),
   );
-  const signature = sign('sha256', tbs, privateKey);
+  const signature = sign(null, tbs, privateKey);
   const der = seq(tbs, algorithm, bitString(signature, 0));
   const lines = der.toString('base64').match(/.{1,64}/g)!;
   return `-----BEGIN CERTIFICATE-----\n${lines.join('\n')}\n-----END CERTIFICATE-----\n`;
