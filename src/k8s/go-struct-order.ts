@@ -12,8 +12,8 @@ type Obj = Record<string, any>;
 
 /** How to order one message's JSON object. */
 interface MessageOrder {
-  names: string[];
-  known: Set<string>;
+  /** Each field's place in the message. */
+  index: Map<string, number>;
   /** Per field with a message or map value: how to order the value. */
   children: Map<string, ValueOrder>;
 }
@@ -30,9 +30,26 @@ export class GoStructOrder {
   /** `value` (a JSON object of `message`) with its keys in Go order, recursively; a new object. */
   order(value: Obj, message: string): Obj {
     const plan = this.plan(message);
+    const keys = Object.keys(value);
+    // Known fields by their place, then the others in their order: a sort only when the keys are not so already.
+    let last = -1;
+    let others = false;
+    for (const k of keys) {
+      const at = plan.index.get(k);
+      if (at === undefined) others = true;
+      else if (others || at < last) return this.reordered(value, keys, plan);
+      else last = at;
+    }
     const out: Obj = {};
-    for (const k of plan.names) if (k in value) out[k] = this.child(value[k], plan.children.get(k));
-    for (const k of Object.keys(value)) if (!plan.known.has(k)) out[k] = value[k];
+    for (const k of keys) out[k] = this.child(value[k], plan.children.get(k));
+    return out;
+  }
+
+  private reordered(value: Obj, keys: string[], plan: MessageOrder): Obj {
+    const known = keys.filter((k) => plan.index.has(k)).sort((a, b) => plan.index.get(a)! - plan.index.get(b)!);
+    const out: Obj = {};
+    for (const k of known) out[k] = this.child(value[k], plan.children.get(k));
+    for (const k of keys) if (!plan.index.has(k)) out[k] = value[k];
     return out;
   }
 
@@ -65,8 +82,11 @@ export class GoStructOrder {
         children.set(f.json, { message: f.typeName });
       }
     }
-    const names = def.fields.map((f) => f.json);
-    plan = { names, known: new Set(names), children };
+    const index = new Map<string, number>();
+    def.fields.forEach((f, i) => {
+      if (!index.has(f.json)) index.set(f.json, i);
+    });
+    plan = { index, children };
     this.orders.set(message, plan);
     return plan;
   }

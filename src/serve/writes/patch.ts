@@ -12,7 +12,7 @@ import { checkPatchedFieldTypes } from './field-types';
 import { APPLY_PATCH, patcherFor, type ApplyContext, type PatchReport } from './patchers';
 import { prepareCreate, prepareUpdate, type Actor, type WriteTarget } from './prepare';
 import { checkObject, readBody } from './request-body';
-import { commitObject, currentObject, currentRevision, keyOf, respondObject, unstored } from './stored-write';
+import { commitObject, currentObject, currentReadOnly, currentRevision, keyOf, respondObject, unstored } from './stored-write';
 import { finishUpdate } from './update';
 import { timestamp, type WriteDeps } from './write-deps';
 import { actor, admitNamespace, servedKinds, writeTarget } from './write-request';
@@ -33,7 +33,8 @@ export async function handlePatch(ctx: ResourceRequest, deps: WriteDeps): Promis
   if (!current && !isApply) throw notFound(ctx.resource.info.resource, name, ctx.resource.info.group);
   const { kind, apiVersion } = ctx.resource.codec.type;
   const fresh = (): Obj => (current ? currentObject(ctx, current) : { kind, apiVersion, metadata: {} });
-  const old = fresh();
+  // Read only: the patcher changes the copy fresh() gives it.
+  const old = current ? currentReadOnly(ctx, current) : fresh();
   const who = actor(ctx, deps, options.fieldManager);
   const apply = isApply ? applyContext(target, who, options.force, ctx.info.subresource) : undefined;
   if (isApply) validateApplyBody(ctx, body, options.fieldValidation);

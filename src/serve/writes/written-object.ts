@@ -31,6 +31,11 @@ export class WrittenObject extends StoredObject {
     return this.built ? (jsonCopy(this.built) as Obj) : (JSON.parse(this.cache().json!) as Obj);
   }
 
+  /** The object the text was built from while it is kept, else undefined (for reading only). */
+  kept(): Readonly<Obj> | undefined {
+    return this.built;
+  }
+
   /** The object for reading only (the caller must not change it). */
   readOnly(): Readonly<Obj> {
     return this.built ?? this.object;
