@@ -6,10 +6,13 @@
 import YAML, { isMap, isScalar, LineCounter } from 'yaml';
 import { scanJsonFields } from './json-field-scan';
 
-/** go-yaml's line for each repeated key; empty when there is none or the text does not parse. */
-export function yamlDuplicateKeys(body: Buffer): string[] {
+/**
+ * go-yaml's line for each repeated key; empty when there is none or the text does not parse.
+ * `parsed`: JSON.parse of the text when the caller has it already.
+ */
+export function yamlDuplicateKeys(body: Buffer, parsed?: unknown): string[] {
   const text = body.toString('utf8');
-  const json = parseJson(text);
+  const json = parsed !== undefined ? parsed : parseJson(text);
   if (json !== NOT_JSON) return keyCount(json) === textKeyCount(text) ? [] : jsonDuplicateKeys(text);
   const lineCounter = new LineCounter();
   const doc = YAML.parseDocument(text, { version: '1.1', uniqueKeys: false, lineCounter });

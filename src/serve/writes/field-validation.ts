@@ -66,10 +66,10 @@ function jsonProblems(body: Buffer, unknown: string[]): string[] {
   return found.sort((a, b) => a.at - b.at).map((f) => f.text);
 }
 
-/** An apply body's repeated keys: go-yaml's 400 under Strict, one warning per key under Warn. */
-export function validateApplyBody(ctx: ResourceRequest, body: Buffer, directive: string): void {
+/** An apply body's repeated keys: go-yaml's 400 under Strict, one warning per key under Warn. `json`: the body's JSON.parse value when it has one. */
+export function validateApplyBody(ctx: ResourceRequest, body: Buffer, directive: string, json?: unknown): void {
   if (directive === 'Ignore') return;
-  const lines = yamlDuplicateKeys(body);
+  const lines = yamlDuplicateKeys(body, json);
   if (lines.length === 0) return;
   if (directive === 'Strict') throw badRequestMessage(`error strict decoding YAML: ${yamlStrictError(lines)}`);
   addWarnings(ctx.res, lines);
