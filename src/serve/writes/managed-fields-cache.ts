@@ -14,6 +14,7 @@
 import { UNTRACKED_META, type ManagedFieldsEntry } from '../../k8s/managed-fields';
 import type { ServedResource } from '../served-resources';
 import { managedFieldsOfUpdate, type UpdateOperation } from './managed-fields-update';
+import { sameObject } from './stored-write';
 
 type Obj = Record<string, any>;
 
@@ -120,10 +121,11 @@ function pair(out: KeyParts, before: unknown, after: unknown): void {
     return;
   }
   if (Array.isArray(after) || Array.isArray(before)) {
-    const was = JSON.stringify(before) ?? '-';
-    const is = JSON.stringify(after);
-    if (before !== undefined && was !== is) out.listChanged = true;
-    out.push('[', was, '~', is, ']');
+    if (before !== undefined && !sameObject(before, after)) {
+      out.listChanged = true;
+      return;
+    }
+    out.push('[', JSON.stringify(before) ?? '-', '~', JSON.stringify(after), ']');
     return;
   }
   if (isMap(before)) {

@@ -108,8 +108,8 @@ export function respondJson(ctx: ResourceRequest, code: number, value: unknown):
   writeBody(ctx.req, ctx.res, code, goJson(value), 'application/json');
 }
 
-/** Whether two objects have the same JSON text (compared member by member, no text built). */
-export function sameObject(a: Obj, b: Obj): boolean {
+/** Whether two JSON values have the same JSON text (compared member by member, no text built). */
+export function sameObject(a: unknown, b: unknown): boolean {
   return sameJson(a, b);
 }
 
