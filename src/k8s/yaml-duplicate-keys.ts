@@ -55,6 +55,11 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** Whether a JSON text repeats a key in one of its objects; `parsed`: its JSON.parse value. */
+export function jsonRepeatsKeys(text: string, parsed: unknown): boolean {
+  return keyCount(parsed) !== textKeyCount(text);
+}
+
 /** The keys of every object in a parsed value: fewer than the text has when a key repeats. */
 function keyCount(value: unknown): number {
   if (value === null || typeof value !== 'object') return 0;

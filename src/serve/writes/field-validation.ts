@@ -14,6 +14,7 @@ import { yamlDuplicateKeys, yamlStrictError } from '../../k8s/yaml-duplicate-key
 import { pruneUnknownFields } from '../../schema';
 import { builtinSchema } from '../builtin-schema';
 import { checkDecodedFieldTypes } from './field-types';
+import { decodedWithoutRepeatedKeys } from './request-body';
 import type { ResourceRequest } from '../resource-request';
 
 type Obj = Record<string, any>;
@@ -47,7 +48,7 @@ export function validateDecodedFields(ctx: ResourceRequest, obj: Obj, directive:
       warnings = [...lines, ...warnings];
     }
   } else if (body && type === 'application/json') {
-    problems = warnings = jsonProblems(body, fields);
+    problems = warnings = decodedWithoutRepeatedKeys(obj) ? fields.map(unknownText) : jsonProblems(body, fields);
   }
   if (problems.length === 0) return;
   const { kind } = ctx.resource.codec.type;
