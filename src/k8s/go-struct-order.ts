@@ -12,8 +12,8 @@ type Obj = Record<string, any>;
 
 /** How to order one message's JSON object. */
 interface MessageOrder {
-  names: string[];
-  known: Set<string>;
+  /** Each field's place in the message. */
+  index: Map<string, number>;
   /** Per field with a message or map value: how to order the value. */
   children: Map<string, ValueOrder>;
 }
@@ -27,26 +27,77 @@ export class GoStructOrder {
 
   constructor(private readonly schema: ProtobufSchema) {}
 
-  /** `value` (a JSON object of `message`) with its keys in Go order, recursively; a new object. */
+  /**
+   * `value` (a JSON object of `message`) with its keys in Go order, recursively: `value` itself
+   * where it is in that order at every depth already, else a new object (which may share the
+   * members that are in order).
+   */
   order(value: Obj, message: string): Obj {
     const plan = this.plan(message);
+    const keys = Object.keys(value);
+    // Known fields by their place, then the others in their order: a sort only when the keys are not so already.
+    let last = -1;
+    let others = false;
+    for (const k of keys) {
+      const at = plan.index.get(k);
+      if (at === undefined) others = true;
+      else if (others || at < last) return this.reordered(value, keys, plan);
+      else last = at;
+    }
+    let out: Obj | undefined;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      const v = value[k];
+      const c = this.child(v, plan.children.get(k));
+      if (c !== v && !out) {
+        out = {};
+        for (let j = 0; j < i; j++) out[keys[j]!] = value[keys[j]!];
+      }
+      if (out) out[k] = c;
+    }
+    return out ?? value;
+  }
+
+  private reordered(value: Obj, keys: string[], plan: MessageOrder): Obj {
+    const known = keys.filter((k) => plan.index.has(k)).sort((a, b) => plan.index.get(a)! - plan.index.get(b)!);
     const out: Obj = {};
-    for (const k of plan.names) if (k in value) out[k] = this.child(value[k], plan.children.get(k));
-    for (const k of Object.keys(value)) if (!plan.known.has(k)) out[k] = value[k];
+    for (const k of known) out[k] = this.child(value[k], plan.children.get(k));
+    for (const k of keys) if (!plan.index.has(k)) out[k] = value[k];
     return out;
   }
 
+  /** A member's value in order: itself when it is already. */
   private child(value: unknown, how: ValueOrder | undefined): unknown {
     if (!how || value === null || typeof value !== 'object') return value;
-    if (Array.isArray(value)) return 'message' in how ? value.map((v) => (isObject(v) ? this.order(v, how.message) : v)) : value;
+    if (Array.isArray(value)) {
+      if (!('message' in how)) return value;
+      let out: unknown[] | undefined;
+      for (let i = 0; i < value.length; i++) {
+        const v: unknown = value[i];
+        const c = isObject(v) ? this.order(v, how.message) : v;
+        if (c !== v && !out) out = value.slice(0, i);
+        if (out) out.push(c);
+      }
+      return out ?? value;
+    }
     const obj = value as Obj;
     if ('message' in how) return this.order(obj, how.message);
-    const out: Obj = {};
-    for (const k of Object.keys(obj).sort()) {
+    const keys = Object.keys(obj);
+    let sorted = true;
+    for (let i = 1; i < keys.length && sorted; i++) if (keys[i - 1]! > keys[i]!) sorted = false;
+    let out: Obj | undefined = sorted ? undefined : {};
+    const inOrder = sorted ? keys : keys.sort();
+    for (let i = 0; i < inOrder.length; i++) {
+      const k = inOrder[i]!;
       const v = obj[k];
-      out[k] = how.values && isObject(v) ? this.order(v, how.values) : v;
+      const c = how.values && isObject(v) ? this.order(v, how.values) : v;
+      if (c !== v && !out) {
+        out = {};
+        for (let j = 0; j < i; j++) out[inOrder[j]!] = obj[inOrder[j]!];
+      }
+      if (out) out[k] = c;
     }
-    return out;
+    return out ?? obj;
   }
 
   private plan(message: string): MessageOrder {
@@ -65,8 +116,11 @@ export class GoStructOrder {
         children.set(f.json, { message: f.typeName });
       }
     }
-    const names = def.fields.map((f) => f.json);
-    plan = { names, known: new Set(names), children };
+    const index = new Map<string, number>();
+    def.fields.forEach((f, i) => {
+      if (!index.has(f.json)) index.set(f.json, i);
+    });
+    plan = { index, children };
     this.orders.set(message, plan);
     return plan;
   }

@@ -6,10 +6,13 @@
 import YAML, { isMap, isScalar, LineCounter } from 'yaml';
 import { scanJsonFields } from './json-field-scan';
 
-/** go-yaml's line for each repeated key; empty when there is none or the text does not parse. */
-export function yamlDuplicateKeys(body: Buffer): string[] {
+/**
+ * go-yaml's line for each repeated key; empty when there is none or the text does not parse.
+ * `parsed`: JSON.parse of the text when the caller has it already.
+ */
+export function yamlDuplicateKeys(body: Buffer, parsed?: unknown): string[] {
   const text = body.toString('utf8');
-  const json = parseJson(text);
+  const json = parsed !== undefined ? parsed : parseJson(text);
   if (json !== NOT_JSON) return keyCount(json) === textKeyCount(text) ? [] : jsonDuplicateKeys(text);
   const lineCounter = new LineCounter();
   const doc = YAML.parseDocument(text, { version: '1.1', uniqueKeys: false, lineCounter });
@@ -50,6 +53,11 @@ function parseJson(text: string): unknown {
   } catch {
     return NOT_JSON;
   }
+}
+
+/** Whether a JSON text repeats a key in one of its objects; `parsed`: its JSON.parse value. */
+export function jsonRepeatsKeys(text: string, parsed: unknown): boolean {
+  return keyCount(parsed) !== textKeyCount(text);
 }
 
 /** The keys of every object in a parsed value: fewer than the text has when a key repeats. */

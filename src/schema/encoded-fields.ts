@@ -13,10 +13,19 @@ function isPlainObject(v: unknown): v is Obj {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-/** Whether `fields` is exactly what toFieldsV1 writes for the set it describes. */
+/**
+ * Whether `fields` is exactly what toFieldsV1 writes for the set it describes. A FieldsV1 value
+ * is not changed once built, so the objects found normal are remembered.
+ */
 export function isNormalEncoding(fields: unknown): boolean {
-  return isPlainObject(fields) && !('.' in fields) && normalChildren(fields, Object.keys(fields), 0);
+  if (!isPlainObject(fields)) return false;
+  if (normal.has(fields)) return true;
+  const is = !('.' in fields) && normalChildren(fields, Object.keys(fields), 0);
+  if (is) normal.add(fields);
+  return is;
 }
+
+const normal = new WeakSet<object>();
 
 function normalNode(node: unknown): boolean {
   if (!isPlainObject(node)) return false;

@@ -63,6 +63,21 @@ const PROTOBUF_SERIALIZER: Serializer = { type: 'application', subType: 'vnd.kub
 
 /** Chooses how to answer a get (`object`), list or watch, or throws the apiserver's 406. */
 export function negotiate(acceptHeader: string | undefined, opts: NegotiateOptions): Representation {
+  const key = `${opts.target}\n${opts.protobufAvailable ? 1 : 0}\n${acceptHeader ?? ''}`;
+  let rep = negotiated.get(key);
+  if (!rep) {
+    rep = negotiateAccept(acceptHeader, opts);
+    if (negotiated.size >= MAX_NEGOTIATED) negotiated.clear();
+    negotiated.set(key, rep);
+  }
+  return { ...rep };
+}
+
+/** Representations negotiated per target, protobuf availability and Accept header (a 406 is not kept). */
+const negotiated = new Map<string, Representation>();
+const MAX_NEGOTIATED = 256;
+
+function negotiateAccept(acceptHeader: string | undefined, opts: NegotiateOptions): Representation {
   // The apiserver's order: JSON, YAML, protobuf. YAML has no stream serializer, so never for a watch.
   const serializers = [JSON_SERIALIZER];
   if (opts.target !== 'watch') serializers.push(YAML_SERIALIZER);

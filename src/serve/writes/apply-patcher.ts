@@ -18,9 +18,9 @@ import type { Patcher } from './patchers';
 type Obj = Record<string, any>;
 
 export function applyPatcher(schema: () => Schema): Patcher {
-  return ({ current, patch, apply, resource }) => {
+  return ({ current, patch, json, apply, resource }) => {
     if (!apply) throw internalError('apply patch without its field manager');
-    const config = decodeApplyBody(patch);
+    const config = isObject(json) ? json : decodeApplyBody(patch);
     const apiVersion = String(current.apiVersion);
     const kind = String(current.kind);
     const given = typeof config.apiVersion === 'string' ? config.apiVersion : '';
@@ -38,6 +38,17 @@ export function applyPatcher(schema: () => Schema): Patcher {
       throw internalError(`failed to create typed patch object (${meta.namespace ?? ''}/${meta.name ?? ''}; ${group}, Kind=${config.kind ?? ''}): ${err.message}`);
     }
   };
+}
+
+function isObject(v: unknown): v is Obj {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** The JSON value of an apply body that is a JSON object, as decodeApplyBody reads it; undefined for any other body. */
+export function applyBodyJson(patch: Buffer): Obj | undefined {
+  const text = patch.toString('utf8');
+  const value = text.trimStart().startsWith('{') ? parseJson(text) : undefined;
+  return isObject(value) ? value : undefined;
 }
 
 /** The applied configuration: YAML 1.1 (JSON is YAML, read by JSON.parse when it parses); a repeated key keeps its last value. */

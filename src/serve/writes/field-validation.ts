@@ -14,6 +14,7 @@ import { yamlDuplicateKeys, yamlStrictError } from '../../k8s/yaml-duplicate-key
 import { pruneUnknownFields } from '../../schema';
 import { builtinSchema } from '../builtin-schema';
 import { checkDecodedFieldTypes } from './field-types';
+import { decodedWithoutRepeatedKeys } from './request-body';
 import type { ResourceRequest } from '../resource-request';
 
 type Obj = Record<string, any>;
@@ -47,7 +48,7 @@ export function validateDecodedFields(ctx: ResourceRequest, obj: Obj, directive:
       warnings = [...lines, ...warnings];
     }
   } else if (body && type === 'application/json') {
-    problems = warnings = jsonProblems(body, fields);
+    problems = warnings = decodedWithoutRepeatedKeys(obj) ? fields.map(unknownText) : jsonProblems(body, fields);
   }
   if (problems.length === 0) return;
   const { kind } = ctx.resource.codec.type;
@@ -66,10 +67,10 @@ function jsonProblems(body: Buffer, unknown: string[]): string[] {
   return found.sort((a, b) => a.at - b.at).map((f) => f.text);
 }
 
-/** An apply body's repeated keys: go-yaml's 400 under Strict, one warning per key under Warn. */
-export function validateApplyBody(ctx: ResourceRequest, body: Buffer, directive: string): void {
+/** An apply body's repeated keys: go-yaml's 400 under Strict, one warning per key under Warn. `json`: the body's JSON.parse value when it has one. */
+export function validateApplyBody(ctx: ResourceRequest, body: Buffer, directive: string, json?: unknown): void {
   if (directive === 'Ignore') return;
-  const lines = yamlDuplicateKeys(body);
+  const lines = yamlDuplicateKeys(body, json);
   if (lines.length === 0) return;
   if (directive === 'Strict') throw badRequestMessage(`error strict decoding YAML: ${yamlStrictError(lines)}`);
   addWarnings(ctx.res, lines);

@@ -14,6 +14,7 @@
 import { UNTRACKED_META, type ManagedFieldsEntry } from '../../k8s/managed-fields';
 import type { ServedResource } from '../served-resources';
 import { managedFieldsOfUpdate, type UpdateOperation } from './managed-fields-update';
+import { sameObject } from './stored-write';
 
 type Obj = Record<string, any>;
 
@@ -22,11 +23,17 @@ const MAX_SHAPES = 256;
 
 const tables = new WeakMap<ServedResource, Map<string, readonly ManagedFieldsEntry[]>>();
 
-/** managedFieldsOfUpdate, computed once per shape of the write; the entries returned are the caller's (their fieldsV1 are frozen and shared). */
+/**
+ * managedFieldsOfUpdate, computed once per shape of the write; the entries returned are the
+ * caller's (their fieldsV1 are frozen and shared when they come from the table). An update that
+ * changes the content of a list is computed without the table: its key holds both lists whole,
+ * so it would meet the same key again only when the same change is made again.
+ */
 export function cachedManagedFields(resource: ServedResource, op: UpdateOperation): ManagedFieldsEntry[] {
+  const key = shapeKey(op);
+  if (key === undefined) return managedFieldsOfUpdate(resource, op);
   let table = tables.get(resource);
   if (!table) tables.set(resource, (table = new Map()));
-  const key = shapeKey(op);
   let entries = table.get(key);
   if (!entries) {
     entries = managedFieldsOfUpdate(resource, op).map((e) => Object.freeze({ ...e, fieldsV1: deepFreeze(e.fieldsV1) }));
@@ -36,22 +43,28 @@ export function cachedManagedFields(resource: ServedResource, op: UpdateOperatio
   return entries.map((e) => ({ ...e }));
 }
 
-function shapeKey(op: UpdateOperation): string {
-  const head = `${op.before === undefined ? 'create' : 'update'}\n${op.manager}\n${op.time}\n${op.subresource ?? ''}\n${op.scope}\n${op.entries.length === 0 ? '[]' : JSON.stringify(op.entries)}\n`;
+/** The parts of a shape key, and whether an update changed a list's content (the key is then not used). */
+interface KeyParts extends Array<string> {
+  listChanged?: boolean;
+}
+
+/** The write's shape key; undefined when an update changes a list's content. */
+function shapeKey(op: UpdateOperation): string | undefined {
   const before = op.before ?? {};
   const after = op.after;
-  const out: string[] = [head];
+  const out: KeyParts = [];
   if (op.scope === 'status') {
     pair(out, before.status, after.status);
     // Without a schema the entries keep only fields the whole new object has.
     for (const k of Object.keys(after)) if (k !== 'kind' && k !== 'apiVersion' && k !== 'status') out.push('#', k, shape(k === 'metadata' ? untracked(after.metadata) : after[k]));
-    return out.join('');
+    return withHead(op, out);
   }
   for (const k of Object.keys(after)) {
     if (k === 'kind' || k === 'apiVersion' || (k === 'status' && op.scope === 'main')) continue;
     out.push(k, '=');
     if (k === 'metadata') meta(out, before.metadata, after.metadata);
     else pair(out, before[k], after[k]);
+    if (out.listChanged) return undefined;
     out.push(',');
   }
   out.push('|');
@@ -64,11 +77,18 @@ function shapeKey(op: UpdateOperation): string {
   }
   // Without a schema the entries keep only fields the whole new object has (status included).
   if (op.scope === 'main') out.push('#', shape(after.status));
-  return out.join('');
+  return withHead(op, out);
+}
+
+/** The key: what the entries depend on besides the objects, then the objects' parts. */
+function withHead(op: UpdateOperation, out: KeyParts): string | undefined {
+  if (out.listChanged) return undefined;
+  const head = `${op.before === undefined ? 'create' : 'update'}\n${op.manager}\n${op.time}\n${op.subresource ?? ''}\n${op.scope}\n${op.entries.length === 0 ? '[]' : JSON.stringify(op.entries)}\n`;
+  return head + out.join('');
 }
 
 /** metadata without the fields the field manager never tracks. */
-function meta(out: string[], before: unknown, after: unknown): void {
+function meta(out: KeyParts, before: unknown, after: unknown): void {
   pair(out, untracked(before), untracked(after));
 }
 
@@ -80,7 +100,8 @@ function untracked(m: unknown): unknown {
 }
 
 /** Writes the shape of `after` against `before`: see the file's comment. */
-function pair(out: string[], before: unknown, after: unknown): void {
+function pair(out: KeyParts, before: unknown, after: unknown): void {
+  if (out.listChanged) return;
   if (isMap(after)) {
     const b = isMap(before) ? before : undefined;
     out.push(b ? '{' : before === undefined ? '+{' : `!${typeOf(before)}{`);
@@ -100,6 +121,10 @@ function pair(out: string[], before: unknown, after: unknown): void {
     return;
   }
   if (Array.isArray(after) || Array.isArray(before)) {
+    if (before !== undefined && !sameObject(before, after)) {
+      out.listChanged = true;
+      return;
+    }
     out.push('[', JSON.stringify(before) ?? '-', '~', JSON.stringify(after), ']');
     return;
   }

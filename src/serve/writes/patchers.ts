@@ -24,6 +24,8 @@ export const PATCH_TYPES = [JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, APPL
 export interface PatchInput {
   current: Obj;
   patch: Buffer;
+  /** The patch's JSON.parse value when the handler has parsed it already (read only until the patcher has it). */
+  json?: unknown;
   /** Filled by patchers whose patch the apiserver prints in its own way in a strict decoding error. */
   report?: PatchReport;
   /** For an apply patch: who applies and how (an apply sets the object's managedFields itself). */

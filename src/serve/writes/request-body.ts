@@ -7,6 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import YAML from 'yaml';
 import { goJsonSyntaxError } from '../../k8s/go-json';
+import { jsonRepeatsKeys } from '../../k8s/yaml-duplicate-keys';
 import { StatusError } from '../../k8s/status';
 import { badRequestMessage, entityTooLarge, unsupportedBodyType } from '../../k8s/write-status';
 import { decodeEnvelope, hasMagic } from '../../wire/protobuf';
@@ -130,6 +131,14 @@ export function mediaType(contentType: string | undefined): string {
   return type || 'application/json';
 }
 
+/** Objects decoded from a JSON body in which no object repeats a key. */
+const withoutRepeatedKeys = new WeakSet<object>();
+
+/** Whether `obj` was decoded (decodeObject) from a JSON body in which no object repeats a key. */
+export function decodedWithoutRepeatedKeys(obj: object): boolean {
+  return withoutRepeatedKeys.has(obj);
+}
+
 /**
  * The object a create or update sends, checked against the URL's kind and version: missing
  * kind/apiVersion are filled in; another kind or version is the apiserver's 400.
@@ -173,13 +182,17 @@ function decodeProtobuf(body: Buffer, resource: ServedResource, knownKinds: Know
 
 /** JSON.parse (which takes the texts Go's scanner takes), with Go's message when the text is not JSON. */
 function parseJson(body: Buffer, kind: string): unknown {
+  const text = body.toString('utf8');
+  let value: unknown;
   try {
-    return JSON.parse(body.toString('utf8'));
+    value = JSON.parse(text);
   } catch (err) {
     const syntax = goJsonSyntaxError(body);
     if (syntax) throw unrecognized(kind, `couldn't get version/kind; json parse error: ${syntax}`, body);
     throw err;
   }
+  if (value !== null && typeof value === 'object' && !jsonRepeatsKeys(text, value)) withoutRepeatedKeys.add(value);
+  return value;
 }
 
 function parseYaml(body: Buffer, kind: string): unknown {

@@ -37,6 +37,19 @@ export function currentObject(ctx: ResourceRequest, revision: Revision<StoredObj
   return obj;
 }
 
+/**
+ * The live state for reading only (the caller must not change it, nor any value in it): the
+ * stored object itself while it is kept (no copy), else what currentObject gives.
+ */
+export function currentReadOnly(ctx: ResourceRequest, revision: Revision<StoredObject>): Readonly<Obj> {
+  const value = revision.value;
+  if (value instanceof WrittenObject && !ctx.resource.custom) {
+    const kept = value.kept();
+    if (kept?.metadata?.resourceVersion !== undefined) return kept;
+  }
+  return currentObject(ctx, revision);
+}
+
 /** The object in the apiserver's key order (custom resources: every key sorted). */
 export function finalObject(ctx: ResourceRequest, obj: Obj): Obj {
   const out = ctx.resource.info.unstructured ? (sortKeys(obj) as Obj) : orderObject(obj, builtinProtobuf().kindOrder(ctx.resource.info));
@@ -95,8 +108,8 @@ export function respondJson(ctx: ResourceRequest, code: number, value: unknown):
   writeBody(ctx.req, ctx.res, code, goJson(value), 'application/json');
 }
 
-/** Whether two objects have the same JSON text (compared member by member, no text built). */
-export function sameObject(a: Obj, b: Obj): boolean {
+/** Whether two JSON values have the same JSON text (compared member by member, no text built). */
+export function sameObject(a: unknown, b: unknown): boolean {
   return sameJson(a, b);
 }
 

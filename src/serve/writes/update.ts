@@ -9,7 +9,7 @@ import type { ResourceRequest } from '../resource-request';
 import { createObject, NAMESPACE_MISMATCH } from './create';
 import { prepareUpdate, type UpdateMode } from './prepare';
 import { checkBodyType, decodeObject, readBody } from './request-body';
-import { commitDeletion, commitObject, currentObject, currentRevision, finalObject, keyOf, respondObject, sameObject, unstored } from './stored-write';
+import { commitDeletion, commitObject, currentReadOnly, currentRevision, finalObject, keyOf, respondObject, sameObject, unstored } from './stored-write';
 import { validateDecodedFields } from './field-validation';
 import { WrittenObject } from './written-object';
 import type { WriteDeps } from './write-deps';
@@ -37,7 +37,7 @@ export async function handleUpdate(ctx: ResourceRequest, deps: WriteDeps): Promi
     admitNamespace(ctx, deps, name);
     return createObject(ctx, deps, obj, options.dryRun, options.fieldManager);
   }
-  const old = currentObject(ctx, current);
+  const old = currentReadOnly(ctx, current);
   if (ctx.resource.custom && !obj.metadata.resourceVersion) {
     // Custom resources allow no unconditional update.
     throw invalidObject(ctx.resource.info.resource, ctx.resource.info.group, name, [invalidField('metadata.resourceVersion', { goSyntax: '0x0' }, 'must be specified for an update')]);

@@ -26,9 +26,17 @@ export class WrittenObject extends StoredObject {
     next = (next + 1) % RECENT;
   }
 
-  /** The object as a fresh copy the caller may change (a copy of the built object while it is kept, else parsed from the text). */
+  /**
+   * The object as a fresh copy the caller may change (a copy of the built object while it is kept,
+   * else parsed from the text); the fieldsV1 of its managedFields may be shared: not to be changed.
+   */
   get object(): Obj {
-    return this.built ? (jsonCopy(this.built) as Obj) : (JSON.parse(this.cache().json!) as Obj);
+    return this.built ? objectCopy(this.built) : (JSON.parse(this.cache().json!) as Obj);
+  }
+
+  /** The object the text was built from while it is kept, else undefined (for reading only). */
+  kept(): Readonly<Obj> | undefined {
+    return this.built;
   }
 
   /** The object for reading only (the caller must not change it). */
@@ -43,40 +51,68 @@ const recent: Array<WrittenObject | undefined> = [];
 let next = 0;
 
 /**
- * What JSON.parse(JSON.stringify(value)) gives, without the text: new objects and arrays (the
- * strings shared), undefined and function members dropped (null in arrays), non-finite numbers
- * null, -0 as 0.
+ * The object as JSON.parse(JSON.stringify(object)) gives it, without the text, except that the
+ * fieldsV1 of metadata.managedFields entries are shared, not copied: nothing changes a FieldsV1
+ * value once built (the managedFields cache shares frozen ones between objects too).
  */
-function jsonCopy(value: unknown): unknown {
-  if (value === null) return null;
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-      return value;
-    case 'number':
-      return Number.isFinite(value) ? value + 0 : null;
-    case 'object': {
-      if (Array.isArray(value)) {
-        const out = new Array<unknown>(value.length);
-        for (let i = 0; i < value.length; i++) out[i] = jsonMember(value[i]) ?? null;
-        return out;
-      }
-      const out: Obj = {};
-      for (const k of Object.keys(value)) {
-        const v = jsonMember((value as Obj)[k]);
-        if (v !== undefined) out[k] = v;
-      }
-      return out;
-    }
-    default:
-      return undefined;
+function objectCopy(object: Readonly<Obj>): Obj {
+  const out: Obj = {};
+  for (const k in object) {
+    const v = object[k];
+    if (k === 'metadata' && isPlainObject(v)) out.metadata = metadataCopy(v);
+    else if (isJsonValue(v)) out[k] = jsonCopy(v);
   }
+  return out;
 }
 
-/** A member's copy; undefined for what JSON leaves out. */
-function jsonMember(v: unknown): unknown {
+function metadataCopy(meta: Readonly<Obj>): Obj {
+  const out: Obj = {};
+  for (const k in meta) {
+    const v = meta[k];
+    if (k === 'managedFields' && Array.isArray(v)) {
+      out.managedFields = v.map((e: unknown) => {
+        if (!isPlainObject(e)) return isJsonValue(e) ? jsonCopy(e) : null;
+        const entry: Obj = {};
+        for (const ek in e) {
+          const ev = e[ek];
+          if (ek === 'fieldsV1' && isPlainObject(ev)) entry.fieldsV1 = ev;
+          else if (isJsonValue(ev)) entry[ek] = jsonCopy(ev);
+        }
+        return entry;
+      });
+    } else if (isJsonValue(v)) out[k] = jsonCopy(v);
+  }
+  return out;
+}
+
+function isPlainObject(v: unknown): v is Obj {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** What JSON.parse(JSON.stringify(value)) gives for a value JSON writes (isJsonValue): new objects and arrays, non-finite numbers null, -0 as 0. */
+function jsonCopy(value: unknown): unknown {
+  if (typeof value !== 'object') return typeof value === 'number' ? (Number.isFinite(value) ? value + 0 : null) : value;
+  if (value === null) return null;
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) {
+      const v = value[i];
+      out[i] = isJsonValue(v) ? jsonCopy(v) : null;
+    }
+    return out;
+  }
+  const out: Obj = {};
+  for (const k in value) {
+    const v = (value as Obj)[k];
+    if (isJsonValue(v)) out[k] = jsonCopy(v);
+  }
+  return out;
+}
+
+/** Whether JSON writes the value (as a member; in an array the others are null). */
+function isJsonValue(v: unknown): boolean {
   const t = typeof v;
-  return t === 'undefined' || t === 'function' || t === 'symbol' || t === 'bigint' ? undefined : jsonCopy(v);
+  return t !== 'undefined' && t !== 'function' && t !== 'symbol' && t !== 'bigint';
 }
 
 /**
