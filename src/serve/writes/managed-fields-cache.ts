@@ -56,12 +56,12 @@ function shapeKey(op: UpdateOperation): string | undefined {
   if (op.scope === 'status') {
     pair(out, before.status, after.status);
     // Without a schema the entries keep only fields the whole new object has.
-    for (const k of Object.keys(after)) if (k !== 'kind' && k !== 'apiVersion' && k !== 'status') out.push('#', k, shape(k === 'metadata' ? untracked(after.metadata) : after[k]));
+    for (const k of Object.keys(after)) if (k !== 'kind' && k !== 'apiVersion' && k !== 'status') out.push('#', String(k.length), ':', k, shape(k === 'metadata' ? untracked(after.metadata) : after[k]));
     return withHead(op, out);
   }
   for (const k of Object.keys(after)) {
     if (k === 'kind' || k === 'apiVersion' || (k === 'status' && op.scope === 'main')) continue;
-    out.push(k, '=');
+    out.push(String(k.length), ':', k, '=');
     if (k === 'metadata') meta(out, before.metadata, after.metadata);
     else pair(out, before[k], after[k]);
     if (out.listChanged) return undefined;
@@ -69,8 +69,8 @@ function shapeKey(op: UpdateOperation): string | undefined {
   }
   out.push('|');
   for (const k of Object.keys(before)) {
-    if (k in after || k === 'kind' || k === 'apiVersion' || (k === 'status' && op.scope === 'main')) continue;
-    out.push(k, '=');
+    if (Object.hasOwn(after, k) || k === 'kind' || k === 'apiVersion' || (k === 'status' && op.scope === 'main')) continue;
+    out.push(String(k.length), ':', k, '=');
     if (k === 'metadata') meta(out, before.metadata, undefined);
     else pair(out, before[k], undefined);
     out.push(',');
@@ -111,7 +111,7 @@ function pair(out: KeyParts, before: unknown, after: unknown): void {
     }
     if (b) {
       out.push('|');
-      for (const k of Object.keys(b)) if (!(k in after)) out.push(String(k.length), ':', k, shape(b[k]));
+      for (const k of Object.keys(b)) if (!Object.hasOwn(after, k)) out.push(String(k.length), ':', k, shape(b[k]));
     }
     out.push('}');
     return;

@@ -93,7 +93,8 @@ export function applyJsonPatch({ current, patch }: PatchInput): Obj {
     }
   }
   try {
-    return applyPatch(current, (ops ?? []) as Operation[], true, true).newDocument as Obj;
+    // Not in place: the ops may reach parts of `current` shared with the stored state (the fieldsV1 of its managedFields).
+    return applyPatch(current, (ops ?? []) as Operation[], true, false).newDocument as Obj;
   } catch (err) {
     if (err instanceof JsonPatchError || err instanceof Error) throw patchRejected();
     throw err;

@@ -51,13 +51,13 @@ const recent: Array<WrittenObject | undefined> = [];
 let next = 0;
 
 /**
- * The object as JSON.parse(JSON.stringify(object)) gives it, without the text, except that the
+ * The object as JSON.parse(JSON.stringify(object)) gives it (own members only), without the text, except that the
  * fieldsV1 of metadata.managedFields entries are shared, not copied: nothing changes a FieldsV1
  * value once built (the managedFields cache shares frozen ones between objects too).
  */
 function objectCopy(object: Readonly<Obj>): Obj {
   const out: Obj = {};
-  for (const k in object) {
+  for (const k of Object.keys(object)) {
     const v = object[k];
     if (k === 'metadata' && isPlainObject(v)) out.metadata = metadataCopy(v);
     else if (isJsonValue(v)) out[k] = jsonCopy(v);
@@ -67,13 +67,13 @@ function objectCopy(object: Readonly<Obj>): Obj {
 
 function metadataCopy(meta: Readonly<Obj>): Obj {
   const out: Obj = {};
-  for (const k in meta) {
+  for (const k of Object.keys(meta)) {
     const v = meta[k];
     if (k === 'managedFields' && Array.isArray(v)) {
       out.managedFields = v.map((e: unknown) => {
         if (!isPlainObject(e)) return isJsonValue(e) ? jsonCopy(e) : null;
         const entry: Obj = {};
-        for (const ek in e) {
+        for (const ek of Object.keys(e)) {
           const ev = e[ek];
           if (ek === 'fieldsV1' && isPlainObject(ev)) entry.fieldsV1 = ev;
           else if (isJsonValue(ev)) entry[ek] = jsonCopy(ev);
@@ -102,7 +102,7 @@ function jsonCopy(value: unknown): unknown {
     return out;
   }
   const out: Obj = {};
-  for (const k in value) {
+  for (const k of Object.keys(value)) {
     const v = (value as Obj)[k];
     if (isJsonValue(v)) out[k] = jsonCopy(v);
   }
