@@ -63,6 +63,61 @@ async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<vo
   }
 }
 
+/**
+ * Shift-drags a range over the example's timeline from 20% to 50% of its span (which holds cm-02's
+ * RV 112 and cm-03's deletion, not RV 107): the problems list, the objects view and time travel show
+ * the range; "clear range" brings every view back.
+ */
+async function brushExample(page: Page): Promise<void> {
+  await page.click('.tab[data-tab="timeline"]');
+  await page.dblclick('.chart', { position: { x: 50, y: 30 } }); // reset zoom: the view is the whole span
+  await page.waitForSelector('#timeline .clear-range[hidden]', { state: 'attached' });
+  const { x, y, width, height } = (await (await page.$('.chart'))!.boundingBox())!;
+  await page.keyboard.down('Shift');
+  await page.mouse.move(x + width * 0.2, y + height - 5);
+  await page.mouse.down();
+  await page.mouse.move(x + width * 0.35, y + height - 5);
+  await page.mouse.move(x + width * 0.5, y + height - 5);
+  await page.mouse.up();
+  await page.keyboard.up('Shift');
+  await page.waitForSelector('#timeline .clear-range:not([hidden])');
+  expect(await page.textContent('#timeline .range')).toContain('filtered');
+  await page.waitForSelector('.problems[data-listed="0"]');
+  expect(await page.textContent('.problems')).toBe('none in the range');
+
+  await page.click('.tab[data-tab="objects"]');
+  await page.click('.object[data-name="cm-02"]');
+  await page.waitForSelector('.history[data-in-range="1"]');
+  expect(await page.$$eval('.revision.in-range', (els) => els.map((e) => e.getAttribute('data-rv')))).toEqual(['112']);
+  expect(await page.$$eval('.revision.out-of-range', (els) => els.map((e) => e.getAttribute('data-rv')))).toEqual(['107']);
+  expect(await page.textContent('.range-note')).toContain('1 of 2 revisions first seen in the range');
+
+  await page.click('.tab[data-tab="time-travel"]');
+  const scrubber = () => page.$eval('#scrubber', (el) => ({ value: Number((el as any).value), max: Number((el as any).max), min: Number((el as any).min) }));
+  const ranged = await scrubber();
+  const end = ranged.min + (ranged.max - ranged.min) * 0.5;
+  expect(Math.abs(ranged.value - end)).toBeLessThan((ranged.max - ranged.min) * 0.02);
+  await page.waitForSelector(`#state[data-at="${ranged.value}"]`);
+  expect(await page.$('.obj[data-key="configmaps/demo/cm-03"]')).toBeNull(); // deleted inside the range
+  expect(await page.$('.scrubber-range:not([hidden])')).not.toBeNull();
+  await page.click('.tab[data-tab="exchanges"]');
+  const total = await page.$eval('#exchanges', (el) => Number(el.getAttribute('data-total')));
+  expect(total).toBeLessThan(17);
+
+  await page.click('.tab[data-tab="timeline"]');
+  await page.click('#timeline .clear-range');
+  await page.waitForSelector('#timeline .clear-range[hidden]', { state: 'attached' });
+  await page.waitForFunction(() => (globalThis as any).document.querySelector('.problems').textContent === 'none');
+  await page.waitForSelector('#exchanges[data-total="17"]', { state: 'attached' });
+  await page.waitForSelector('.history[data-in-range="2"]', { state: 'attached' });
+  expect(await page.$$('.revision.out-of-range')).toHaveLength(0);
+  expect(await page.$$('.range-note')).toHaveLength(0);
+  const cleared = await scrubber();
+  expect(cleared.max - cleared.value).toBeLessThan(1);
+  await page.waitForSelector(`#state[data-at="${cleared.value}"]`, { state: 'attached' });
+  expect(await page.$('.scrubber-range[hidden]')).not.toBeNull();
+}
+
 const timelineCount = (page: Page, name: string) => page.$eval('#timeline', (el, n) => Number(el.getAttribute(`data-${n}`)), name);
 
 describeBrowser('kubetape ui on the example recording', () => {
@@ -179,6 +234,10 @@ describeBrowser('kubetape ui on the example recording', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'example-time-travel.png') });
   });
 
+  it('a brushed range filters the problems list, marks the objects view’s revisions in it and moves time travel to its end; clear range undoes it everywhere', async () => {
+    await brushExample(page);
+  });
+
   it('the summary is inspect’s', async () => {
     await page.click('.tab[data-tab="summary"]');
     await page.waitForSelector('#summary h3');
@@ -223,6 +282,33 @@ describeBrowser('kubetape ui on a recording with an injected 410', () => {
     expect(line).toContain('fault rule expire-second-page');
     expect(await page.textContent('#detail .body-text')).toContain('"reason": "Expired"');
     await page.screenshot({ path: join(ARTIFACTS, 'faults-exchange.png') });
+  });
+
+  it('a brushed range lists only the problems in it: none at the very start (the first list page), the 410 over the whole span; clear range lists it again', async () => {
+    await page.click('.tab[data-tab="timeline"]');
+    const chart = (await (await page.$('.chart'))!.boundingBox())!;
+    const y = chart.y + chart.height - 2;
+    const brush = async (from: number, to: number) => {
+      await page.keyboard.down('Shift');
+      await page.mouse.move(from, y);
+      await page.mouse.down();
+      await page.mouse.move((from + to) / 2, y);
+      await page.mouse.move(to, y);
+      await page.mouse.up();
+      await page.keyboard.up('Shift');
+    };
+    await brush(chart.x + 2, chart.x + 8);
+    await page.waitForSelector('.problems[data-listed="0"]');
+    expect(await page.textContent('.problems')).toBe('none in the range');
+    expect(await timelineCount(page, 'problems')).toBe(1); // the mark stays on the timeline
+    await brush(chart.x + 2, chart.x + chart.width - 2);
+    await page.waitForSelector('.problems[data-listed="1"]');
+    expect(await page.$$eval('.problem', (els) => els.map((e) => e.getAttribute('data-kind')))).toEqual(['410']);
+    await brush(chart.x + 2, chart.x + 8);
+    await page.waitForSelector('.problems[data-listed="0"]');
+    await page.click('#timeline .clear-range');
+    await page.waitForSelector('.problems[data-listed="1"]');
+    expect(await page.textContent('#timeline .range')).not.toContain('filtered');
   });
 });
 
@@ -276,6 +362,7 @@ describeBrowser('inspect --html', () => {
     await page.waitForSelector('.history[data-revisions="2"]');
     await page.click('.tab[data-tab="time-travel"]');
     await page.waitForSelector('#state[data-objects="6"]');
+    await brushExample(page);
     await page.click('.tab[data-tab="exchanges"]');
     await page.selectOption('#filter-resource', 'configmaps');
     await page.waitForSelector('#exchanges[data-total="10"]');

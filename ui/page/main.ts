@@ -33,6 +33,8 @@ async function start(): Promise<void> {
     filtered: () => {
       void timeline.load();
       void exchanges.load();
+      void objects.filtered();
+      void travel.filtered();
     },
   };
   const timeline = new Timeline(app);

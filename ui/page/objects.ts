@@ -1,7 +1,11 @@
-/** Objects: pick a resource and an object; every revision it had, the diff from the one before, and which exchanges saw it. */
+/**
+ * Objects: pick a resource and an object; every revision it had, the diff from the one before, and
+ * which exchanges saw it. With a range brushed on the timeline, the revisions first seen in it are
+ * marked and the others dimmed.
+ */
 import type { App } from './app';
 import { lineDiff } from './diff';
-import { clear, dateTime, h } from './dom';
+import { clear, dateTime, h, time } from './dom';
 import type { RevisionView } from './types';
 
 export class Objects {
@@ -10,6 +14,7 @@ export class Objects {
   private readonly history = h('div', { class: 'history' });
   private resource = '';
   private namespace = '';
+  private opened: { namespace: string; name: string } | undefined;
 
   constructor(private readonly app: App) {}
 
@@ -35,18 +40,33 @@ export class Objects {
     }, o.namespace ? `${o.namespace}/${o.name}` : o.name, h('small', {}, ` ${o.revisions} rev · ${o.lastRv ?? ''}${o.deleted ? ' · deleted' : ''}`))))));
   }
 
+  /** The brushed range changed: the open history marks the revisions in it anew. */
+  async filtered(): Promise<void> {
+    if (this.opened) await this.open(this.opened.namespace, this.opened.name);
+  }
+
   async open(namespace: string, name: string): Promise<void> {
+    this.opened = { namespace, name };
     const h1 = await this.app.source.object(this.resource, namespace, name);
     if (!h1) return void clear(this.history, h('p', { class: 'none' }, 'This object’s history is not in this report (size budget).'));
+    const { from, to } = this.app.filter;
+    const ranged = from !== undefined && to !== undefined;
+    const inRange = (r: RevisionView) => !ranged || (r.firstAt >= from && r.firstAt <= to);
+    const count = h1.revisions.filter(inRange).length;
     this.history.dataset.revisions = String(h1.revisions.length);
+    this.history.dataset.inRange = String(count);
     clear(this.history, h('h3', {}, `${this.resource} ${namespace ? `${namespace}/` : ''}${name}`),
-      ...h1.revisions.map((r, i) => revision(r, i > 0 ? h1.revisions[i - 1] : undefined, this.app)));
+      ranged ? h('p', { class: 'range-note' }, `${count} of ${h1.revisions.length} revisions first seen in the range ${time(from)} → ${time(to)} `,
+        h('button', { class: 'clear-range', onclick: () => { delete this.app.filter.from; delete this.app.filter.to; this.app.filtered(); } }, 'clear range')) : '',
+      ...h1.revisions.map((r, i) => revision(r, i > 0 ? h1.revisions[i - 1] : undefined, this.app, ranged ? inRange(r) : undefined)));
   }
 }
 
-function revision(r: RevisionView, before: RevisionView | undefined, app: App): HTMLElement {
+/** One revision; `inRange` is whether it was first seen in the brushed range (undefined: no range). */
+function revision(r: RevisionView, before: RevisionView | undefined, app: App, inRange: boolean | undefined): HTMLElement {
   const diff = before && !r.deleted ? lineDiff(before.text, r.text) : undefined;
-  return h('div', { class: `revision${r.deleted ? ' deleted' : ''}`, 'data-rv': r.rv ?? '' },
+  const ranged = inRange === undefined ? '' : inRange ? ' in-range' : ' out-of-range';
+  return h('div', { class: `revision${r.deleted ? ' deleted' : ''}${ranged}`, 'data-rv': r.rv ?? '' },
     h('h4', {}, r.deleted ? `deleted at RV ${r.rv}` : `RV ${r.rv}`, h('small', {}, ` · first seen ${dateTime(r.firstAt)} · ${r.seenAs.join(', ')} · ${r.form}`)),
     h('p', { class: 'seen-in' }, 'seen in ', ...r.exchanges.map((id) => h('button', { class: 'link', onclick: () => app.openExchange(id) }, `#${id}`))),
     r.deleted ? '' : diff

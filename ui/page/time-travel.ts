@@ -1,4 +1,8 @@
-/** Time travel: a scrubber over the recording's span; the store as rebuilt at that instant, and the watches open then. */
+/**
+ * Time travel: a scrubber over the recording's span; the store as rebuilt at that instant, and the
+ * watches open then. A range brushed on the timeline moves the scrubber to its end (shown on the
+ * track); clearing it moves the scrubber back to the recording's end.
+ */
 import type { App } from './app';
 import { clear, dateTime, debounce, h } from './dom';
 
@@ -8,11 +12,28 @@ export class TimeTravel {
   private readonly label = h('span', { class: 'at' });
   private readonly scrubber: HTMLInputElement;
   private readonly refresh = debounce(60, () => void this.load());
+  private readonly track = h('div', { class: 'scrubber-range', hidden: true });
+  private range = '';
+  private loaded = false;
 
   constructor(private readonly app: App) {
     const { from, to } = app.facets.span;
     this.scrubber = h('input', { type: 'range', id: 'scrubber', min: from, max: to, step: 1, value: to, oninput: () => this.refresh() });
-    clear(this.el, h('div', { class: 'toolbar' }, this.scrubber, this.label), this.state);
+    clear(this.el, h('div', { class: 'toolbar' }, h('div', { class: 'scrubber-box' }, this.scrubber, this.track), this.label), this.state);
+  }
+
+  /** The filters changed: a new brushed range moves the scrubber to its end; a cleared one, back to the recording's end. */
+  async filtered(): Promise<void> {
+    const { from, to } = this.app.filter;
+    const range = from !== undefined && to !== undefined ? `${from}-${to}` : '';
+    if (range === this.range) return;
+    this.range = range;
+    const min = Number(this.scrubber.min);
+    const span = Math.max(1, Number(this.scrubber.max) - min);
+    this.track.hidden = !range;
+    if (range) Object.assign(this.track.style, { left: `${(((from! - min) / span) * 100).toFixed(2)}%`, width: `${(((to! - from!) / span) * 100).toFixed(2)}%` });
+    this.scrubber.value = String(range ? Math.round(to!) : this.scrubber.max);
+    if (this.loaded) await this.load();
   }
 
   /** The recording grew to `to`: the scrubber reaches it, and follows the end if it was there. */
@@ -29,6 +50,7 @@ export class TimeTravel {
   }
 
   async load(): Promise<void> {
+    this.loaded = true;
     const at = Number(this.scrubber.value);
     const s = await this.app.source.state(at);
     clear(this.label, ` ${dateTime(at)} · ${s.applied} of ${s.changes} changes · ${s.objects} objects · ${s.openWatches.length} watches open`);

@@ -3,7 +3,8 @@
  * bars with their events as marks, problems (410, 429, faults, resets, errors) as coloured marks
  * (transparent buttons over the canvas take the clicks) and listed beside; above the lanes, the
  * resourceVersion of the answers and the compaction floor. Wheel zooms, drag pans, shift-drag
- * brushes a range (which filters the exchanges table), double-click resets. The canvas is drawn
+ * brushes a range (which filters the exchanges table, the problems listed
+ * beside, the objects view's revisions and moves time travel to its end), double-click resets. The canvas is drawn
  * by timeline-canvas.ts, at most once per animation frame; new data (fetched once a zoom or pan
  * settles) rebuilds the DOM around it. Counts are on data attributes.
  */
@@ -22,6 +23,7 @@ export class Timeline {
   private readonly labels = h('div', { class: 'lane-labels' });
   private readonly problems = h('ol', { class: 'problems' });
   private readonly range = h('div', { class: 'range' });
+  private readonly clearRange = h('button', { class: 'clear-range', hidden: true, onclick: () => this.unbrush() }, 'clear range');
   private readonly chart = h('div', { class: 'chart' }, this.canvas, this.overlay);
   private brush: { from: number; to: number } | undefined;
   private readonly refetch = debounce(120, () => void this.load());
@@ -45,7 +47,7 @@ export class Timeline {
       h('option', { value: 'client' }, 'lanes by client'), h('option', { value: 'resource' }, 'lanes by resource'));
     const reset = h('button', { onclick: () => this.reset() }, 'reset zoom');
     clear(this.el,
-      h('div', { class: 'toolbar' }, switcher, reset, this.range, h('span', { class: 'hint' }, 'wheel: zoom · drag: pan · shift-drag: filter a range · click: open')),
+      h('div', { class: 'toolbar' }, switcher, reset, this.range, this.clearRange, h('span', { class: 'hint' }, 'wheel: zoom · drag: pan · shift-drag: filter a range · click: open')),
       h('div', { class: 'timeline-body' }, this.labels, this.chart, h('aside', { class: 'problems-box' }, h('h3', {}, 'Problems'), this.problems)),
       h('div', { class: 'legend' }, ...Object.entries(KIND_COLOURS).map(([k, c]) => h('span', {}, h('i', { style: `background:${c}` }), k)),
         h('span', {}, h('i', { style: `background:${COLOURS.bar}` }), 'watch'), h('span', {}, h('i', { style: `background:${COLOURS.events}` }), 'watch events'),
@@ -60,6 +62,8 @@ export class Timeline {
     const { from: _f, to: _t, ...filter } = this.app.filter;
     const view = { ...this.view };
     const asked = ++this.asked;
+    this.clearRange.hidden = this.app.filter.from === undefined;
+    if (this.app.filter.from === undefined) this.brush = undefined;
     const data = await this.app.source.lanes(this.by, view, filter, width);
     if (asked !== this.asked) return; // a later view was asked for meanwhile: its answer is drawn
     this.data = data;
@@ -79,6 +83,11 @@ export class Timeline {
 
   private reset(): void {
     this.view = { ...this.app.facets.span };
+    this.unbrush();
+  }
+
+  /** Clears the brushed range: every view shows the whole recording again. */
+  private unbrush(): void {
     this.brush = undefined;
     if (this.app.filter.from !== undefined || this.app.filter.to !== undefined) {
       delete this.app.filter.from;
@@ -128,13 +137,21 @@ export class Timeline {
     }));
   }
 
-  /** The problems listed beside (their entries made once per exchange); untouched when the view lists the same ones. */
+  /**
+   * The problems listed beside (their entries made once per exchange): those of the view, or with a
+   * brushed range only those in it; untouched when the view lists the same ones.
+   */
   private listProblems(d: LanesView): void {
-    const listed = `${d.problemTotal}:${d.problems.map((p) => p.id).join(',')}`;
+    const { from, to } = this.app.filter;
+    const ranged = from !== undefined && to !== undefined;
+    const shown = ranged ? d.problems.filter((p) => p.at >= from && p.at <= to) : d.problems;
+    const more = ranged ? 0 : d.problemTotal - d.problems.length;
+    const listed = `${from}-${to}:${d.problemTotal}:${shown.map((p) => p.id).join(',')}`;
     if (listed === this.listed) return;
     this.listed = listed;
-    this.problems.replaceChildren(...d.problems.map((p) => this.problemItem(p)),
-      ...[d.problemTotal > d.problems.length ? h('li', {}, `… ${d.problemTotal - d.problems.length} more`) : null, d.problems.length === 0 ? h('li', { class: 'none' }, 'none') : null].filter((x) => x !== null));
+    this.problems.dataset.listed = String(shown.length);
+    this.problems.replaceChildren(...shown.map((p) => this.problemItem(p)),
+      ...[more > 0 ? h('li', {}, `… ${more} more`) : null, shown.length === 0 ? h('li', { class: 'none' }, ranged ? 'none in the range' : 'none') : null].filter((x) => x !== null));
     this.forget(d.problems);
   }
 
