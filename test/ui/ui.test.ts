@@ -287,6 +287,10 @@ describeBrowser('kubetape ui on a recording with an injected 410', () => {
   it('a brushed range lists only the problems in it: none at the very start (the first list page), the 410 over the whole span; clear range lists it again', async () => {
     await page.click('.tab[data-tab="timeline"]');
     const chart = (await (await page.$('.chart'))!.boundingBox())!;
+    // Shown again after another tab, the marks stand on the chart as drawn now (not as laid out while hidden).
+    const mark = (await (await page.$('.problem-mark[data-kind="410"]'))!.boundingBox())!;
+    expect(mark.x).toBeGreaterThanOrEqual(chart.x - 5);
+    expect(mark.x + mark.width).toBeLessThanOrEqual(chart.x + chart.width + 5);
     const y = chart.y + chart.height - 2;
     const brush = async (from: number, to: number) => {
       await page.keyboard.down('Shift');

@@ -50,7 +50,10 @@ async function start(): Promise<void> {
   async function show(tab: Tab): Promise<void> {
     for (const t of TABS) panels[t].hidden = t !== tab;
     for (const b of nav.querySelectorAll('.tab')) b.classList.toggle('active', (b as HTMLElement).dataset.tab === tab);
-    if (loaded.has(tab)) return;
+    if (loaded.has(tab)) {
+      if (tab === 'timeline') timeline.shown();
+      return;
+    }
     loaded.add(tab);
     if (tab === 'timeline') await timeline.load();
     else if (tab === 'exchanges') await exchanges.load();

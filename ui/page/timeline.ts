@@ -75,6 +75,11 @@ export class Timeline {
     if (this.data === data) this.listProblems(data);
   }
 
+  /** The tab is shown again: drawn and its marks placed at the chart's width now (hidden, it has none). */
+  shown(): void {
+    this.paint();
+  }
+
   /** The recording grew to `to`: a view that showed its end keeps showing it. */
   grow(oldTo: number, to: number): void {
     if (this.view.to >= oldTo - 1) this.view = { from: this.view.from, to };
