@@ -214,6 +214,25 @@ function initialStatus(kind: string, obj: Obj): Obj | undefined {
   }
 }
 
+const META_RANK = new Map(OBJECT_META_ORDER.map((k, i) => [k, i]));
+
+/** The template already has its creationTimestamp, its metadata first and the metadata's keys in ObjectMeta order. */
+function inTemplateOrder(t: Obj): boolean {
+  const meta = t.metadata;
+  if (!isObj(meta) || meta.creationTimestamp === undefined) return false;
+  for (const k in t) {
+    if (k !== 'metadata') return false;
+    break;
+  }
+  let last = -1;
+  for (const k in meta) {
+    const rank = META_RANK.get(k) ?? OBJECT_META_ORDER.length;
+    if (rank < last || (rank === last && rank < OBJECT_META_ORDER.length)) return false;
+    last = rank;
+  }
+  return true;
+}
+
 /** Embedded ObjectMeta (pod templates) serialises `creationTimestamp: null` when unset. */
 function nullTemplateTimestamps(kind: string, obj: Obj): void {
   const spec = isObj(obj.spec) ? obj.spec : undefined;
@@ -225,6 +244,7 @@ function nullTemplateTimestamps(kind: string, obj: Obj): void {
     if (isObj(spec!.jobTemplate.spec?.template)) templates.push(spec!.jobTemplate.spec.template);
   }
   for (const t of templates) {
+    if (inTemplateOrder(t)) continue;
     const meta: Obj = isObj(t.metadata) ? t.metadata : {};
     if (meta.creationTimestamp === undefined) meta.creationTimestamp = null;
     const ordered: Obj = {};
