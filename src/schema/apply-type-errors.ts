@@ -29,11 +29,11 @@ function walk(value: unknown, node: SchemaNode | undefined, path: string[], erro
     case 'object':
     case 'map': {
       if (!isPlainObject(value)) return void errors.push(`${at()}: expected map, got ${goPointerValue(value)}`);
-      for (const k in value) {
+      for (const [k, v] of Object.entries(value)) {
         const member = node.properties?.get(k) ?? node.values;
         if (!member) continue;
         path.push(fieldElement(k));
-        walk(value[k], member, path, errors);
+        walk(v, member, path, errors);
         path.pop();
       }
       return;

@@ -29,7 +29,7 @@ function walk(value: unknown, node: SchemaNode | undefined, path: Array<string |
   const obj = value as Obj;
   if (node.type === 'map') {
     const values = elementType(node);
-    for (const k in obj) {
+    for (const k of Object.keys(obj)) {
       path.push(k);
       walk(obj[k], values, path, found);
       path.pop();
@@ -37,8 +37,7 @@ function walk(value: unknown, node: SchemaNode | undefined, path: Array<string |
     return;
   }
   if (node.type !== 'object') return;
-  // Deleting the member being visited leaves the rest of the for…in as it was.
-  for (const k in obj) {
+  for (const k of Object.keys(obj)) {
     const field = node.properties?.get(k) ?? node.values;
     path.push(k);
     if (!field) {

@@ -15,10 +15,10 @@ type Obj = Record<string, unknown>;
 
 /** The converter's message for the first value of `obj` (a kind's root) its Go type cannot hold, or undefined. */
 export function unstructuredTypeError(obj: Obj, root: SchemaNode): string | undefined {
-  for (const k in obj) {
+  for (const [k, v] of Object.entries(obj)) {
     if (k === 'metadata' || k === 'kind' || k === 'apiVersion') continue;
     const field = root.properties?.get(k);
-    const error = field ? valueError(obj[k], field) : undefined;
+    const error = field ? valueError(v, field) : undefined;
     if (error) return error;
   }
   return undefined;
@@ -42,18 +42,17 @@ function valueError(value: unknown, node: SchemaNode): string | undefined {
       return intOrStringError(value);
     case 'object': {
       if (kind !== 'map') return `cannot restore struct from: ${kind}`;
-      for (const k in value as Obj) {
+      for (const [k, v] of Object.entries(value as Obj)) {
         const field = node.properties?.get(k);
-        const error = field ? valueError((value as Obj)[k], field) : undefined;
+        const error = field ? valueError(v, field) : undefined;
         if (error) return error;
       }
       return undefined;
     }
     case 'map': {
       if (kind !== 'map') return `cannot restore map from ${kind}`;
-      if (!node.values) return undefined;
-      for (const k in value as Obj) {
-        const error = valueError((value as Obj)[k], node.values);
+      for (const v of Object.values(value as Obj)) {
+        const error = node.values ? valueError(v, node.values) : undefined;
         if (error) return error;
       }
       return undefined;
