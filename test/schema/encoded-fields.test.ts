@@ -5,17 +5,9 @@
  */
 import { encodedContains, encodedIntersects, encodedWithin, isNormalEncoding, matchesEncoding } from '../../src/schema/encoded-fields';
 import { FieldSet } from '../../src/schema/field-set';
+import { mulberry32 } from '../../src/faults/random';
 
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = mulberry32;
 
 const ELEMENTS = ['f:a', 'f:b', 'f:spec', 'k:{"name":"x"}', 'k:{"name":"y"}', 'v:"s"', 'i:0', 'i:10', 'k:{"port":80,"protocol":"TCP"}'];
 

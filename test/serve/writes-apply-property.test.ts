@@ -7,21 +7,13 @@
  */
 import { serve, type ServeServer } from '../../src/serve';
 import { request } from '../support/http-client';
+import { mulberry32 } from '../../src/faults/random';
 
 type Obj = Record<string, any>;
 
 const MANAGERS = ['a', 'b', 'c'] as const;
 
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = mulberry32;
 
 /** The value at a FieldsV1 path, or `missing`. */
 const missing = Symbol('missing');
