@@ -106,7 +106,8 @@ function run(args: string[]): Promise<Outcome> {
       });
       req.on('error', () => child.kill('SIGTERM'));
     });
-    child.on('exit', (code) => {
+    // 'close', not 'exit': what the child wrote to stderr may still be on its way when it exits.
+    child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code: started && (code === 0 || code === null) ? 0 : code, stderr, started });
     });

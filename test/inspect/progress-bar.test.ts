@@ -32,7 +32,7 @@ function underTty(command: string, until?: RegExp): Promise<string> {
       out += d;
       if (until?.test(out)) child.kill('SIGTERM');
     });
-    child.on('exit', () => resolve(out));
+    child.on('close', () => resolve(out)); // close: all it printed has arrived
   });
 }
 
