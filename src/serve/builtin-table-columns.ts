@@ -80,6 +80,8 @@ function columns(...cols: Col[]): TableColumnDefinition[] {
 
 const nameCol: Col = ['Name', 'string', NAME];
 const ageCol: Col = ['Age', 'string', CREATION];
+/** The wide columns of the workloads that hold a pod template: its containers, their images, the selector. */
+const templateWide = (selector: string): Col[] => [['Containers', 'string', CONTAINERS, 1], ['Images', 'string', IMAGES, 1], ['Selector', 'string', selector, 1]];
 
 /** Columns by `APIVERSION/KIND`. */
 export const BUILTIN_TABLE_COLUMNS: Readonly<Record<string, readonly TableColumnDefinition[]>> = {
@@ -112,9 +114,7 @@ export const BUILTIN_TABLE_COLUMNS: Readonly<Record<string, readonly TableColumn
     ['Up-to-date', 'string', DOC.D_UPDATED],
     ['Available', 'string', DOC.D_AVAILABLE],
     ageCol,
-    ['Containers', 'string', CONTAINERS, 1],
-    ['Images', 'string', IMAGES, 1],
-    ['Selector', 'string', DOC.D_SELECTOR, 1],
+    ...templateWide(DOC.D_SELECTOR),
   ),
   'apps/v1/ReplicaSet': columns(
     nameCol,
@@ -122,9 +122,7 @@ export const BUILTIN_TABLE_COLUMNS: Readonly<Record<string, readonly TableColumn
     ['Current', 'integer', DOC.RS_STATUS_REPLICAS],
     ['Ready', 'integer', DOC.RS_READY],
     ageCol,
-    ['Containers', 'string', CONTAINERS, 1],
-    ['Images', 'string', IMAGES, 1],
-    ['Selector', 'string', DOC.RS_SELECTOR, 1],
+    ...templateWide(DOC.RS_SELECTOR),
   ),
   'apps/v1/StatefulSet': columns(nameCol, ['Ready', 'string', 'Number of the pod with ready state'], ageCol, ['Containers', 'string', CONTAINERS, 1], ['Images', 'string', IMAGES, 1]),
   'apps/v1/DaemonSet': columns(
@@ -136,18 +134,14 @@ export const BUILTIN_TABLE_COLUMNS: Readonly<Record<string, readonly TableColumn
     ['Available', 'integer', DOC.DS_AVAILABLE],
     ['Node Selector', 'string', DOC.NODESELECTOR],
     ageCol,
-    ['Containers', 'string', CONTAINERS, 1],
-    ['Images', 'string', IMAGES, 1],
-    ['Selector', 'string', DOC.DS_SELECTOR, 1],
+    ...templateWide(DOC.DS_SELECTOR),
   ),
   'batch/v1/Job': columns(
     nameCol,
     ['Completions', 'string', DOC.JOB_SUCCEEDED],
     ['Duration', 'string', 'Time required to complete the job.'],
     ageCol,
-    ['Containers', 'string', CONTAINERS, 1],
-    ['Images', 'string', IMAGES, 1],
-    ['Selector', 'string', DOC.JOB_SELECTOR, 1],
+    ...templateWide(DOC.JOB_SELECTOR),
   ),
   'batch/v1/CronJob': columns(
     nameCol,
@@ -156,9 +150,7 @@ export const BUILTIN_TABLE_COLUMNS: Readonly<Record<string, readonly TableColumn
     ['Active', 'integer', DOC.CJ_ACTIVE],
     ['Last Schedule', 'string', DOC.CJ_LAST],
     ageCol,
-    ['Containers', 'string', CONTAINERS, 1],
-    ['Images', 'string', IMAGES, 1],
-    ['Selector', 'string', DOC.JOB_SELECTOR, 1],
+    ...templateWide(DOC.JOB_SELECTOR),
   ),
   'v1/Node': columns(
     nameCol,
