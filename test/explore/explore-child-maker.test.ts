@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
+import { CHROMIUM, haveChromium } from '../support/browser';
 import { explore } from '../../src/explore';
 
-const CHROMIUM = '/usr/bin/chromium';
 
 /** Whether the process runs (a zombie left for its parent to reap does not). */
 function alive(pid: number): boolean {
@@ -68,7 +68,7 @@ describe('explore on the child-maker controller', () => {
     expect(rerun.status).toBe(3);
   });
 
-  (existsSync(CHROMIUM) ? it : it.skip)('the HTML report opens from file:// with no request and shows each finding on the UI’s timeline, the perturbation marked', async () => {
+  (haveChromium ? it : it.skip)('the HTML report opens from file:// with no request and shows each finding on the UI’s timeline, the perturbation marked', async () => {
     const html = join(buggyOut, 'report.html');
     const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
     try {

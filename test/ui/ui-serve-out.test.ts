@@ -4,11 +4,11 @@
  * serve's store appears as the floor line in the resourceVersion band; on the example recording,
  * the band has a point for every answer that carried a resourceVersion.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { describeBrowser, haveChromium, launchBrowser, openPage as openBrowserPage } from '../support/browser';
 import { inspectRecording } from '../../src/inspect';
 import { openRecording } from '../../src/recording/open';
 import { serve, type ServeServer } from '../../src/serve';
@@ -16,27 +16,18 @@ import { startUi, type UiServer } from '../../src/ui';
 import { kubectl } from '../support/kube-clients';
 import { json } from '../support/http-client';
 
-const CHROMIUM = '/usr/bin/chromium';
 const EXAMPLE = join(__dirname, '..', '..', 'recordings', 'examples', 'configmaps.db');
-const haveChromium = existsSync(CHROMIUM);
-const describeBrowser = haveChromium ? describe : describe.skip;
 
 let browser: Browser;
 beforeAll(async () => {
   if (!haveChromium) return;
-  execFileSync(process.execPath, [join(__dirname, '..', '..', 'scripts', 'build-ui.js')]);
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+  browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
 });
 
-async function openPage(url: string): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 800 } });
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready="1"]');
-  return page;
-}
+const openPage = (url: string): Promise<Page> => openBrowserPage(browser, url);
 
 const dataset = (page: Page) => page.$eval('#timeline', (el) => ({ ...(el as unknown as { dataset: Record<string, string> }).dataset }));
 
