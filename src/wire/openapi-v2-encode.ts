@@ -5,11 +5,12 @@
  * `x-…` keys → `vendor_extension` (NamedAny), maps (definitions, properties, paths, responses,
  * security definitions) → repeated Named* pairs, `type` → TypeItem, `items` → ItemsItem,
  * `additionalProperties` → a schema or a boolean; defaults, enums, examples and extension values
- * → Any with the value as YAML text (what gnostic's compiler.Marshal writes, quoted for YAML 1.1
- * readers). Proto3: empty strings, false and zero numbers are left out, except in a oneof; a
- * message is written whenever its key is present. Keys gnostic does not know are dropped.
+ * → Any with the value as YAML text (what gnostic's compiler.Marshal writes: go-yaml.ts).
+ * Proto3: empty strings, false and zero numbers are left out, except in a oneof; a message is
+ * written whenever its key is present. Keys gnostic does not know are dropped. For the v1.26.4
+ * built-in document the result has the length of the real apiserver's answer (2,866,556 bytes).
  */
-import { stringify as yamlStringify } from 'yaml';
+import { goYaml } from './go-yaml';
 import { ProtoWriter, encodeVarint, WIRE_FIXED64 } from './protobuf-fields';
 import { openApiV2Messages, type OpenApiV2Field, type OpenApiV2Message } from './openapi-v2-schema';
 
@@ -113,7 +114,7 @@ class OpenApiV2Encoder {
   private yamlOf(value: unknown): string {
     const key = typeof value === 'string' ? `s${value}` : `j${JSON.stringify(value)}`;
     let text = this.yaml.get(key);
-    if (text === undefined) this.yaml.set(key, (text = yamlStringify(value ?? null, { indent: 4, lineWidth: 0, blockQuote: false, version: '1.1' })));
+    if (text === undefined) this.yaml.set(key, (text = goYaml(value ?? null)));
     return text;
   }
 }
