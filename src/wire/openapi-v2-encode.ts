@@ -7,8 +7,7 @@
  * `additionalProperties` → a schema or a boolean; defaults, enums, examples and extension values
  * → Any with the value as YAML text (what gnostic's compiler.Marshal writes: go-yaml.ts).
  * Proto3: empty strings, false and zero numbers are left out, except in a oneof; a message is
- * written whenever its key is present. Keys gnostic does not know are dropped. For the v1.26.4
- * built-in document the result has the length of the real apiserver's answer (2,866,556 bytes).
+ * written whenever its key is present. Keys gnostic does not know are dropped.
  */
 import { goYaml } from './go-yaml';
 import { ProtoWriter, encodeVarint, WIRE_FIXED64 } from './protobuf-fields';
