@@ -14,15 +14,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { notAcceptable } from '../../k8s/status';
 import type { BuiltinApi } from '../builtin-api';
-import { parseAccept, type AcceptClause } from '../negotiate';
+import { parseAccept } from '../negotiate';
 import { acceptsGzip, sendStatusBody, writeRawBody } from '../response-body';
+import { isOpenApiJsonClause, isOpenApiProtobufClause } from './accept-clauses';
 import type { CustomDiscoveryEntry } from './custom-discovery';
 import { CustomOpenApiV2 } from './custom-openapi-v2';
 import { OpenApiV2Protobuf } from './openapi-v2-protobuf';
 
 const SNIFFED_JSON = 'text/plain; charset=utf-8';
 const SNIFFED_BINARY = 'application/octet-stream';
-const PROTOBUF_V2_SUBTYPE = 'com.github.proto-openapi.spec.v2@v1.0+protobuf';
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
 export class BuiltinOpenApi {
@@ -100,18 +100,14 @@ function encodingFor(req: IncomingMessage): 'identity' | 'gzip' {
 }
 
 function jsonAccepted(accept: string | undefined): boolean {
-  return !accept || parseAccept(accept).some(isJsonClause);
-}
-
-function isJsonClause(c: AcceptClause): boolean {
-  return (c.type === '*' && c.subType === '*') || (c.type === 'application' && (c.subType === '*' || c.subType === 'json')) || (c.type === 'text' && c.subType === 'plain');
+  return !accept || parseAccept(accept).some(isOpenApiJsonClause);
 }
 
 /** The form of `/openapi/v2` the first Accept clause either form matches asks for (kube-openapi's handler: JSON, then protobuf). */
 function v2Format(accept: string | undefined): 'json' | 'protobuf' | undefined {
   for (const clause of parseAccept(accept || '*/*')) {
-    if (isJsonClause(clause)) return 'json';
-    if ((clause.type === 'application' || clause.type === '*') && clause.subType === PROTOBUF_V2_SUBTYPE) return 'protobuf';
+    if (isOpenApiJsonClause(clause)) return 'json';
+    if (isOpenApiProtobufClause(clause, 'v2')) return 'protobuf';
   }
   return undefined;
 }
