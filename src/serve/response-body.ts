@@ -51,7 +51,7 @@ export function writeBody(
 }
 
 /** Sends bytes as they are (no re-indent, newline or gzip): WriteRawJSON bodies and recorded answers. */
-export function writeRawBody(res: ServerResponse, code: number, body: Buffer | string, contentType: string, extraHeaders: Record<string, string> = {}): void {
+export function writeRawBody(res: ServerResponse, code: number, body: Buffer | string, contentType: string, extraHeaders: Record<string, string | string[]> = {}): void {
   send(res, code, body, { 'Content-Type': contentType, ...extraHeaders });
 }
 

@@ -185,7 +185,9 @@ describe('serve({}): an empty v1.26 cluster', () => {
     expect(v2.headers.etag).toBe(`"${index.v2.etag}"`);
     expect(v2.json.info).toEqual({ title: 'Kubernetes', version: 'v1.26.4' });
     expect((await get(`${api.url}/openapi/v2`, { headers: { 'If-None-Match': `"${index.v2.etag}"` } })).status).toBe(304);
-    expect((await get(`${api.url}/openapi/v2`, { headers: { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' } })).status).toBe(406);
+    const v2Protobuf = await get(`${api.url}/openapi/v2`, { headers: { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' } });
+    expect([v2Protobuf.status, v2Protobuf.headers['content-type'], v2Protobuf.headers.etag]).toEqual([200, 'application/octet-stream', `"${index.v2.etag}"`]);
+    expect((await get(`${api.url}/openapi/v3/api/v1`, { headers: { Accept: 'application/com.github.proto-openapi.spec.v3@v1.0+protobuf' } })).status).toBe(406);
 
     const v3 = (await get(`${api.url}/openapi/v3`)).json;
     expect(v3).toEqual(index.v3);

@@ -1,6 +1,6 @@
 /** What a discovery or OpenAPI request's Accept header asks for (clauses in goautoneg order). */
-import { parseAccept } from '../negotiate';
-import type { AggregatedVersion, RecordedAnswer } from './recorded-discovery';
+import { parseAccept, type AcceptClause } from '../negotiate';
+import type { AggregatedVersion } from './recorded-discovery';
 
 export const AGGREGATED_KIND = 'APIGroupDiscoveryList';
 
@@ -24,13 +24,16 @@ export function jsonAccepted(accept: string | undefined): boolean {
   return parseAccept(accept).some((c) => (c.type === '*' && c.subType === '*') || (c.type === 'application' && (c.subType === '*' || c.subType === 'json')));
 }
 
-export function pickByAccept(answers: RecordedAnswer[], accept: string | undefined): RecordedAnswer | undefined {
-  if (!accept) return answers[0];
-  for (const clause of parseAccept(accept)) {
-    for (const answer of answers) {
-      const [type = '', subType = ''] = answer.contentType.split(';')[0]!.trim().toLowerCase().split('/');
-      if ((clause.type === '*' && clause.subType === '*') || (clause.type === type && (clause.subType === '*' || clause.subType === subType))) return answer;
-    }
-  }
-  return undefined;
+/** A clause kube-openapi's handler serves an OpenAPI document as JSON for (`*` and `text/plain` kept for curl and browsers). */
+export function isOpenApiJsonClause(c: AcceptClause): boolean {
+  return (c.type === '*' && c.subType === '*') || (c.type === 'application' && (c.subType === '*' || c.subType === 'json')) || (c.type === 'text' && c.subType === 'plain');
+}
+
+/**
+ * A clause asking for an OpenAPI document as gnostic protobuf: `com.github.proto-openapi.spec.v2@v1.0+protobuf`
+ * (v1.26's only spelling; `later` also accepts the `.v1.0+protobuf` one newer apiservers added).
+ */
+export function isOpenApiProtobufClause(c: AcceptClause, version: 'v2' | 'v3', later = false): boolean {
+  if (c.type !== 'application' && c.type !== '*') return false;
+  return c.subType === `com.github.proto-openapi.spec.${version}@v1.0+protobuf` || (later && c.subType === `com.github.proto-openapi.spec.${version}.v1.0+protobuf`);
 }

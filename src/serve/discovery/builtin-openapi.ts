@@ -3,23 +3,32 @@
  * kube-apiserver v1.26 sends (reference/openapi/HEADERS.txt): `Content-Type: text/plain;
  * charset=utf-8` (http.ServeContent sniffs the JSON), the document's hash as `Etag` (304 on
  * `If-None-Match`), `Cache-Control: public, immutable` and a year's `Expires` for a v3 document
- * asked for by its current `?hash=`. JSON only: a client that accepts nothing but the protobuf
- * encodings gets 406. Gzip-encoded (the shipped bytes) for clients that accept it.
+ * asked for by its current `?hash=`. `/openapi/v2` is also served as protobuf (gnostic's
+ * `openapi.v2.Document`, encoded from the JSON document: openapi-v2-protobuf.ts) to a client that
+ * asks for `application/com.github.proto-openapi.spec.v2@v1.0+protobuf` (client-go's
+ * OpenAPISchema), with the JSON's ETag and `Content-Type: application/octet-stream` (sniffed, as
+ * v1.26 sends it); the first Accept clause (goautoneg order) that either form matches decides.
+ * The v3 documents are JSON only: a client that accepts nothing but protobuf gets 406. Gzip-encoded
+ * (the shipped bytes) for clients that accept it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { notAcceptable } from '../../k8s/status';
 import type { BuiltinApi } from '../builtin-api';
 import { parseAccept } from '../negotiate';
 import { acceptsGzip, sendStatusBody, writeRawBody } from '../response-body';
+import { isOpenApiJsonClause, isOpenApiProtobufClause } from './accept-clauses';
 import type { CustomDiscoveryEntry } from './custom-discovery';
 import { CustomOpenApiV2 } from './custom-openapi-v2';
+import { OpenApiV2Protobuf } from './openapi-v2-protobuf';
 
 const SNIFFED_JSON = 'text/plain; charset=utf-8';
+const SNIFFED_BINARY = 'application/octet-stream';
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
 export class BuiltinOpenApi {
   private meta: Record<string, unknown> | undefined;
   private readonly customV2 = new CustomOpenApiV2(() => this.api.openApiV2('identity'));
+  private readonly protobufV2 = new OpenApiV2Protobuf();
 
   constructor(private readonly api: BuiltinApi) {}
 
@@ -50,8 +59,16 @@ export class BuiltinOpenApi {
   handle(req: IncomingMessage, res: ServerResponse, path: string, custom: readonly CustomDiscoveryEntry[] = []): boolean {
     if (path === '/openapi/v2') {
       const merged = this.customV2.document(custom);
-      if (merged) this.send(req, res, encodingFor(req) === 'gzip' ? merged.gzip() : merged.body, merged.hash, {});
-      else this.send(req, res, this.api.openApiV2(encodingFor(req)), this.api.openApiIndex().v2.etag, {});
+      const hash = merged ? merged.hash : this.api.openApiIndex().v2.etag;
+      const gzip = encodingFor(req) === 'gzip';
+      const json = (): Buffer => (merged ? (gzip ? merged.gzip() : merged.body) : this.api.openApiV2(gzip ? 'gzip' : 'identity'));
+      const protobuf = (): Buffer => {
+        const doc = this.protobufV2.document(hash, () => merged?.body ?? this.api.openApiV2('identity'));
+        return gzip ? doc.gzip() : doc.body;
+      };
+      const format = v2Format(req.headers.accept);
+      const answer = format === 'json' ? { body: json, type: SNIFFED_JSON } : format === 'protobuf' ? { body: protobuf, type: SNIFFED_BINARY } : undefined;
+      this.send(req, res, answer, hash, {}, ['Accept-Encoding', 'Accept']);
       return true;
     }
     const v3 = /^\/openapi\/v3\/(.+)$/.exec(path)?.[1];
@@ -59,20 +76,22 @@ export class BuiltinOpenApi {
     if (v3 === undefined || hash === undefined) return false;
     const asked = new URL(req.url ?? '/', 'http://kubetape.invalid').searchParams.get('hash');
     const caching: Record<string, string> = asked === hash ? { 'Cache-Control': 'public, immutable', Expires: new Date(Date.now() + YEAR_MS).toUTCString().replace('GMT', 'UTC') } : {};
-    this.send(req, res, this.api.openApiV3(v3, encodingFor(req))!, hash, caching);
+    const answer = jsonAccepted(req.headers.accept) ? { body: () => this.api.openApiV3(v3, encodingFor(req))!, type: SNIFFED_JSON } : undefined;
+    this.send(req, res, answer, hash, caching, 'Accept-Encoding');
     return true;
   }
 
-  private send(req: IncomingMessage, res: ServerResponse, body: Buffer, hash: string, headers: Record<string, string>): void {
+  /** 304 for a matching `If-None-Match`, else `answer` (made only now), or 406 without one. */
+  private send(req: IncomingMessage, res: ServerResponse, answer: { body: () => Buffer; type: string } | undefined, hash: string, headers: Record<string, string>, vary: string | string[]): void {
     const etag = `"${hash}"`;
     if (req.headers['if-none-match'] === etag) {
       res.writeHead(304, { ...headers, Etag: etag });
       res.end();
       return;
     }
-    if (!jsonAccepted(req.headers.accept)) return sendStatusBody(req, res, notAcceptable());
+    if (!answer) return sendStatusBody(req, res, notAcceptable());
     const encoding: Record<string, string> = encodingFor(req) === 'gzip' ? { 'Content-Encoding': 'gzip' } : {};
-    writeRawBody(res, 200, body, SNIFFED_JSON, { ...headers, ...encoding, Etag: etag, Vary: 'Accept-Encoding' });
+    writeRawBody(res, 200, answer.body(), answer.type, { ...headers, ...encoding, Etag: etag, Vary: vary });
   }
 }
 
@@ -81,8 +100,14 @@ function encodingFor(req: IncomingMessage): 'identity' | 'gzip' {
 }
 
 function jsonAccepted(accept: string | undefined): boolean {
-  if (!accept) return true;
-  return parseAccept(accept).some(
-    (c) => (c.type === '*' && c.subType === '*') || (c.type === 'application' && (c.subType === '*' || c.subType === 'json')) || (c.type === 'text' && c.subType === 'plain'),
-  );
+  return !accept || parseAccept(accept).some(isOpenApiJsonClause);
+}
+
+/** The form of `/openapi/v2` the first Accept clause either form matches asks for (kube-openapi's handler: JSON, then protobuf). */
+function v2Format(accept: string | undefined): 'json' | 'protobuf' | undefined {
+  for (const clause of parseAccept(accept || '*/*')) {
+    if (isOpenApiJsonClause(clause)) return 'json';
+    if (isOpenApiProtobufClause(clause, 'v2')) return 'protobuf';
+  }
+  return undefined;
 }

@@ -6,7 +6,7 @@
  * nodes untyped and without properties, an array without items untyped) with its
  * `x-kubernetes-group-version-kind`, and its list kind. The built-in document is parsed once; the
  * merged one is rebuilt only when the set of CRDs changes, and its ETag is the hash of its JSON.
- * JSON only, like the built-in v2 (kubectl asks for protobuf v2 and reads v3 instead).
+ * builtin-openapi.ts serves it as JSON, or as protobuf encoded from these bytes.
  */
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';

@@ -3,8 +3,9 @@
  * aggregated discovery (apidiscovery.k8s.io v2 / v2beta1 on `/api` and `/apis`), `/openapi/v2`
  * and `/openapi/v3…`.
  *
- * A recorded answer is served when the recording has one for that path and representation;
- * otherwise the answer is built from every resource serve knows: those the recorded documents
+ * A recorded answer is served when the recording has one for that path and representation
+ * (OpenAPI ones picked as recorded-openapi.ts says: a v2 protobuf client with only the JSON
+ * recorded gets it encoded); otherwise the answer is built from every resource serve knows: those the recorded documents
  * describe (verbs, short names, subresources as recorded), then those reconstruction saw
  * (completed from the built-in table of well-known resources, verbs get/list/watch).
  * With the built-in API (data/builtin-api/), resources it knows that recorded discovery does not
@@ -42,7 +43,9 @@ import { BuiltinOpenApi } from './builtin-openapi';
 import { addToRecorded } from './recorded-additions';
 export { aggregatedVersionAccepted } from './accept-clauses';
 import { RecordedDiscovery, headerValue, type AggregatedVersion } from './recorded-discovery';
-import { AGGREGATED_KIND, aggregatedVersionAccepted, jsonAccepted, pickByAccept } from './accept-clauses';
+import { AGGREGATED_KIND, aggregatedVersionAccepted, jsonAccepted } from './accept-clauses';
+import { OpenApiV2Protobuf } from './openapi-v2-protobuf';
+import { pickOpenApiAnswer, sendRecordedOpenApi } from './recorded-openapi';
 
 export interface DiscoveryOptions {
   /** /version when the recording has none (default: a v1.26.4 server). */
@@ -58,7 +61,6 @@ export interface DiscoveryOptions {
 type Obj = Record<string, any>;
 
 const JSON_TYPE = 'application/json';
-const PASSED_THROUGH_HEADERS = ['etag', 'last-modified', 'cache-control', 'expires', 'vary'];
 
 export class Discovery {
   private readonly recorded: RecordedDiscovery;
@@ -67,6 +69,7 @@ export class Discovery {
   private readonly model: GroupModel[];
   private readonly versionInfo: VersionInfo;
   private readonly builtinOpenApi: BuiltinOpenApi | undefined;
+  private readonly recordedV2Protobuf = new OpenApiV2Protobuf();
   /** The custom resources installed from CRDs (read on every request: they come and go). */
   private custom: () => readonly CustomDiscoveryEntry[] = () => [];
 
@@ -212,26 +215,14 @@ export class Discovery {
       else sendStatusBody(req, res, resourceNotFound());
       return true;
     }
-    const answer = pickByAccept(answers, req.headers.accept);
-    if (!answer) {
+    const picked = pickOpenApiAnswer(path, answers, req.headers.accept);
+    if (!picked) {
       sendStatusBody(req, res, notAcceptable());
       return true;
     }
-    const withCustom = path === '/openapi/v3' && custom ? indexWithCustomDocuments(answer.body, custom) : undefined;
-    if (withCustom) {
-      writeRawBody(res, 200, withCustom, answer.contentType || JSON_TYPE, {});
-      return true;
-    }
-    const headers: Record<string, string> = {};
-    for (const [name, value] of answer.headers) {
-      if (PASSED_THROUGH_HEADERS.includes(name.toLowerCase())) headers[canonical(name)] = value;
-    }
-    if (headers.Etag !== undefined && req.headers['if-none-match'] === headers.Etag) {
-      res.writeHead(304, headers);
-      res.end();
-      return true;
-    }
-    writeRawBody(res, 200, answer.body, answer.contentType || JSON_TYPE, headers);
+    const withCustom = path === '/openapi/v3' && custom && !picked.encodeV2 ? indexWithCustomDocuments(picked.answer.body, custom) : undefined;
+    if (withCustom) writeRawBody(res, 200, withCustom, picked.answer.contentType || JSON_TYPE, {});
+    else sendRecordedOpenApi(req, res, picked, this.recordedV2Protobuf);
     return true;
   }
 
@@ -279,8 +270,4 @@ export class Discovery {
 function quotedHash(body: Buffer | string): string {
   const text = typeof body === 'string' ? body.replace(/\n$/, '') : body;
   return `"${createHash('sha512').update(text).digest('hex').toUpperCase()}"`;
-}
-
-function canonical(name: string): string {
-  return name.toLowerCase() === 'etag' ? 'Etag' : name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
 }
