@@ -13,11 +13,15 @@
  * created, each PUT back with the resourceVersion its create answered, each deleted, one
  * request at a time. Per phase it reads process.cpuUsage() (user + system, GC threads included)
  * and prints CPU µs per write, the median over the rounds and every round's figure.
+ *
+ * `--steps`: each child also prints, per measured phase, the wall-clock µs per write spent inside
+ * each step of the write path (exported functions of dist/ wrapped with a timer, nested steps
+ * counted in their callers too; calls within one module are not seen).
  */
 'use strict';
 const { fork } = require('node:child_process');
 const { resolve, join } = require('node:path');
-const { opt } = require('./harness');
+const { opt, flag } = require('./harness');
 
 const ops = Number(opt('ops', 5000));
 const rounds = Number(opt('rounds', 5));
@@ -68,6 +72,7 @@ async function child(root) {
     listener = args.find((a) => typeof a === 'function');
     return createServer(...args);
   };
+  const steps = flag('steps') ? stepTimer(root) : undefined;
   const { serve } = require(join(root, 'dist', 'index.js'));
   const api = await serve({ listen: '127.0.0.1:0' });
   const host = new URL(api.url).host;
@@ -145,13 +150,65 @@ async function child(root) {
   const measured = names('cm');
   const out = {};
   for (const p of PHASES) {
-    global.__ops = ops; global.__stepsToggle?.(true);
+    steps?.start();
     out[p] = await phase(p, measured);
-    global.__stepsToggle?.(false, p);
+    steps?.report(p);
   }
   await api.close();
   if (process.send) {
     process.send(out);
     process.disconnect();
   } else console.log(out);
+}
+
+/** Wraps the write path's exported steps (module → names) with timers; `report` prints µs per write. */
+function stepTimer(root) {
+  const STEPS = {
+    'serve/writes/request-body': ['readBody', 'decodeObject'],
+    'serve/writes/field-validation': ['validateDecodedFields'],
+    'serve/writes/prepare': ['prepareCreate', 'prepareUpdate'],
+    'serve/writes/managed-fields-cache': ['cachedManagedFields'],
+    'serve/writes/stored-write': ['currentRevision', 'currentReadOnly', 'currentObject', 'finalObject', 'sameObject', 'commitObject', 'commitDeletion', 'respondObject', 'respondJson'],
+    'serve/writes/write-request': ['admitNamespace', 'actor', 'writeTarget'],
+    'serve/response-body': ['writeBody'],
+    'serve/resource-handlers': ['representation', 'fallBack'],
+    'k8s/request-info': ['requestInfo'],
+    'k8s/object-order': ['orderObject'],
+    'k8s/config-validation': ['validateConfigData', 'validateConfigUpdate'],
+    'k8s/object-meta-validation': ['validateObjectMeta', 'validateObjectMetaUpdate'],
+    'wire/json-spans': ['goJson'],
+    'store/commit': ['commitWrite'],
+  };
+  const totals = new Map();
+  let on = false;
+  for (const [mod, names] of Object.entries(STEPS)) {
+    const m = require(join(root, 'dist', mod));
+    for (const name of names) {
+      const f = m[name];
+      if (typeof f !== 'function') continue;
+      const t = { ns: 0n, calls: 0 };
+      totals.set(`${mod.split('/').pop()}.${name}`, t);
+      m[name] = function timed(...args) {
+        if (!on) return f.apply(this, args);
+        const t0 = process.hrtime.bigint();
+        try {
+          return f.apply(this, args);
+        } finally {
+          t.ns += process.hrtime.bigint() - t0;
+          t.calls++;
+        }
+      };
+    }
+  }
+  return {
+    start() {
+      for (const t of totals.values()) (t.ns = 0n), (t.calls = 0);
+      on = true;
+    },
+    report(phase) {
+      on = false;
+      const rows = [...totals].filter(([, t]) => t.calls > 0).sort((a, b) => Number(b[1].ns - a[1].ns));
+      console.log(`${root} ${phase}: ${rows.map(([k, t]) => `${k} ${(Number(t.ns) / 1000 / ops).toFixed(1)}`).join(', ')}`);
+    },
+  };
 }

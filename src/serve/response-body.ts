@@ -39,8 +39,9 @@ export function writeBody(
   if (isJsonType(contentType)) {
     payload = isPrettyPrint(req) ? indentJson(typeof body === 'string' ? body : body.toString('utf8')) : withTrailingNewline(body);
   }
-  const length = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
-  if (length > GZIP_THRESHOLD_BYTES && acceptsGzip(req)) {
+  // A string of n UTF-16 units is at most 3n bytes: most bodies need no byte count to be under the threshold.
+  const large = typeof payload === 'string' ? payload.length * 3 > GZIP_THRESHOLD_BYTES && Buffer.byteLength(payload) > GZIP_THRESHOLD_BYTES : payload.length > GZIP_THRESHOLD_BYTES;
+  if (large && acceptsGzip(req)) {
     const gz = zlib.gzipSync(payload, { level: GZIP_LEVEL });
     gz[9] = GO_GZIP_OS_UNKNOWN; // Go's compress/gzip writes OS=255; zlib writes 3.
     const { Vary: vary, ...others } = extraHeaders;
