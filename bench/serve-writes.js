@@ -54,6 +54,8 @@ const memoryObjects = Number(opt('memory-objects', 100000));
 const pin = flag('pin');
 const profDir = opt('prof');
 const outDir = opt('out-dir');
+/** Extra node/V8 flags for the kubetape server (space-separated), e.g. `--node-flags=--max-semi-space-size=32`. */
+const nodeFlags = (opt('node-flags') ?? '').split(' ').filter(Boolean);
 let outFiles = 0;
 /** The filler that makes a created ConfigMap ~1 KiB as kubetape serves it (metadata included). */
 const DATA_BYTES = 760;
@@ -63,7 +65,7 @@ const pinned = (cpu, argv) => (pin ? ['taskset', ['-c', String(cpu), ...argv]] :
 
 /** An empty kubetape serve: `{ child, url }`, the URL from its first stdout line. */
 function startKubetape() {
-  const node = [process.execPath];
+  const node = [process.execPath, ...nodeFlags];
   if (profDir) node.push('--cpu-prof', '--cpu-prof-dir', resolve(profDir));
   const out = outDir ? ['--out', join(resolve(outDir), `serve-out-${process.pid}-${++outFiles}.db`)] : [];
   const [cmd, argv] = pinned(0, [...node, bin, 'serve', '--listen', '127.0.0.1:0', '--log-level', 'silent', ...out]);

@@ -15,6 +15,9 @@ export const KUBECTL_PROXY_ACCEPT_HOSTS = '^localhost$,^127\\.0\\.0\\.1$,^\\[::1
 
 const WILDCARD_HOSTS = new Set(['', '0.0.0.0', '::', '[::]']);
 
+/** How many accepted Host values HostCheck remembers before it starts again. */
+const ACCEPTED_SEEN = 64;
+
 export class HostCheck {
   private readonly exact: Set<string>;
 
@@ -28,9 +31,19 @@ export class HostCheck {
     this.exact = new Set(['localhost', '::1', ...hosts]);
   }
 
+  /** Host header values accepted so far (a client sends the same one with every request); at most ACCEPTED_SEEN. */
+  private readonly accepted = new Set<string>();
+
   /** Whether a request with this `Host` header is answered. No header (HTTP/1.0) is: no browser sends one. */
   accepts(hostHeader: string | undefined): boolean {
-    if (hostHeader === undefined) return true;
+    if (hostHeader === undefined || this.accepted.has(hostHeader)) return true;
+    if (!this.decide(hostHeader)) return false;
+    if (this.accepted.size >= ACCEPTED_SEEN) this.accepted.clear();
+    this.accepted.add(hostHeader);
+    return true;
+  }
+
+  private decide(hostHeader: string): boolean {
     const host = hostWithoutPort(hostHeader.trim().toLowerCase());
     if (host === undefined) return false;
     const bare = host.replace(/^\[(.*)\]$/, '$1');

@@ -59,10 +59,27 @@ export class GoStructOrder {
   }
 
   private reordered(value: Obj, keys: string[], plan: MessageOrder): Obj {
-    const known = keys.filter((k) => plan.index.has(k)).sort((a, b) => plan.index.get(a)! - plan.index.get(b)!);
+    // The known keys by their place (an insertion sort: an object has few keys, and most are in place already).
+    const known: string[] = [];
+    const places: number[] = [];
+    let others = false;
+    for (const k of keys) {
+      const at = plan.index.get(k);
+      if (at === undefined) {
+        others = true;
+        continue;
+      }
+      let j = known.length;
+      for (; j > 0 && places[j - 1]! > at; j--) {
+        known[j] = known[j - 1]!;
+        places[j] = places[j - 1]!;
+      }
+      known[j] = k;
+      places[j] = at;
+    }
     const out: Obj = {};
     for (const k of known) out[k] = this.child(value[k], plan.children.get(k));
-    for (const k of keys) if (!plan.index.has(k)) out[k] = value[k];
+    if (others) for (const k of keys) if (!plan.index.has(k)) out[k] = value[k];
     return out;
   }
 

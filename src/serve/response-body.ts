@@ -16,6 +16,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as zlib from 'node:zlib';
 import { parseBool } from '../k8s/request-info';
 import { StatusError, type Status } from '../k8s/status';
+import { hasHtmlUnsafe } from '../wire/json-spans';
 import { encodeEnvelope, encodeStatus } from '../wire/protobuf';
 import { JSON_CONTENT_TYPE, PROTOBUF_CONTENT_TYPE, negotiateStatus } from './negotiate';
 
@@ -32,14 +33,15 @@ export function writeBody(
   code: number,
   body: Buffer | string,
   contentType: string,
-  extraHeaders: Record<string, string> = {},
+  extraHeaders: Record<string, string> = NO_HEADERS,
 ): void {
   let payload = body;
   if (isJsonType(contentType)) {
     payload = isPrettyPrint(req) ? indentJson(typeof body === 'string' ? body : body.toString('utf8')) : withTrailingNewline(body);
   }
-  const length = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
-  if (length > GZIP_THRESHOLD_BYTES && acceptsGzip(req)) {
+  // A string of n UTF-16 units is at most 3n bytes: most bodies need no byte count to be under the threshold.
+  const large = typeof payload === 'string' ? payload.length * 3 > GZIP_THRESHOLD_BYTES && Buffer.byteLength(payload) > GZIP_THRESHOLD_BYTES : payload.length > GZIP_THRESHOLD_BYTES;
+  if (large && acceptsGzip(req)) {
     const gz = zlib.gzipSync(payload, { level: GZIP_LEVEL });
     gz[9] = GO_GZIP_OS_UNKNOWN; // Go's compress/gzip writes OS=255; zlib writes 3.
     const { Vary: vary, ...others } = extraHeaders;
@@ -47,8 +49,11 @@ export function writeBody(
     send(res, code, gz, { 'Content-Encoding': 'gzip', 'Content-Type': contentType, ...others, Vary: vary ? [vary, 'Accept-Encoding'] : 'Accept-Encoding' });
     return;
   }
-  send(res, code, payload, { 'Content-Type': contentType, ...extraHeaders });
+  if (extraHeaders === NO_HEADERS) sendTyped(res, code, payload, contentType);
+  else send(res, code, payload, { 'Content-Type': contentType, ...extraHeaders });
 }
+
+const NO_HEADERS: Record<string, string> = {};
 
 /** Sends bytes as they are (no re-indent, newline or gzip): WriteRawJSON bodies and recorded answers. */
 export function writeRawBody(res: ServerResponse, code: number, body: Buffer | string, contentType: string, extraHeaders: Record<string, string | string[]> = {}): void {
@@ -112,12 +117,11 @@ export function encodeJson(value: unknown): string {
   return escapeHtml(JSON.stringify(value)) + '\n';
 }
 
-const HTML_UNSAFE = /[<>&\u2028\u2029]/;
 const HTML_UNSAFE_ALL = /[<>&\u2028\u2029]/g;
 const HTML_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' };
 
 function escapeHtml(json: string): string {
-  return HTML_UNSAFE.test(json) ? json.replace(HTML_UNSAFE_ALL, (c) => HTML_ESCAPES[c]!) : json;
+  return hasHtmlUnsafe(json) ? json.replace(HTML_UNSAFE_ALL, (c) => HTML_ESCAPES[c]!) : json;
 }
 
 /**
@@ -207,11 +211,24 @@ function send(res: ServerResponse, code: number, payload: Buffer | string, heade
     res.destroy();
     return;
   }
-  // Go writes header names sorted; Content-Length comes last.
-  const sorted: Record<string, string | string[] | number> = { 'Cache-Control': 'no-cache, private' };
-  for (const name of Object.keys(headers).sort()) sorted[name] = headers[name]!;
-  sorted['Content-Length'] = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
-  res.writeHead(code, sorted);
+  // Go writes header names sorted; Content-Length comes last. A raw [name, value, …] list: no header object per answer.
+  const names = Object.keys(headers);
+  if (names.length > 1) names.sort();
+  const raw: Array<string | string[]> = ['Cache-Control', headers['Cache-Control'] ?? 'no-cache, private'];
+  for (const name of names) if (name !== 'Cache-Control' && name !== 'Content-Length') raw.push(name, headers[name]!);
+  raw.push('Content-Length', String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length));
+  res.writeHead(code, raw);
+  res.end(payload);
+}
+
+/** send() with only a Content-Type (most answers). */
+function sendTyped(res: ServerResponse, code: number, payload: Buffer | string, contentType: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const length = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
+  res.writeHead(code, ['Cache-Control', 'no-cache, private', 'Content-Type', contentType, 'Content-Length', String(length)]);
   res.end(payload);
 }
 

@@ -166,8 +166,12 @@ export function arrayElements(buf: Buffer, pos: number, end: number): Span[] {
 /** The JSON text of `value` as Go's encoding/json writes it (HTML-sensitive characters escaped). */
 export function goJson(value: unknown): string {
   const text = JSON.stringify(value);
-  return HTML_UNSAFE.test(text) ? text.replace(HTML_UNSAFE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : text;
+  return hasHtmlUnsafe(text) ? text.replace(HTML_UNSAFE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : text;
 }
 
-const HTML_UNSAFE = /[<>&\u2028\u2029]/;
 const HTML_UNSAFE_ALL = /[<>&\u2028\u2029]/g;
+
+/** Whether `text` holds a character Go's encoder escapes (`<` `>` `&` U+2028 U+2029): five indexOf scans, far cheaper than a character-class test. */
+export function hasHtmlUnsafe(text: string): boolean {
+  return text.indexOf('<') >= 0 || text.indexOf('>') >= 0 || text.indexOf('&') >= 0 || text.indexOf('\u2028') >= 0 || text.indexOf('\u2029') >= 0;
+}

@@ -14,7 +14,7 @@ import type { ResourceRequest } from '../resource-request';
 import { fallBack, representation } from '../resource-handlers';
 import { writeBody } from '../response-body';
 import type { WriteDeps } from './write-deps';
-import { objectOf, restampedJson, WrittenObject } from './written-object';
+import { objectOf, restampedJson, restampedText, WrittenObject } from './written-object';
 
 type Obj = Record<string, any>;
 
@@ -57,22 +57,30 @@ export function finalObject(ctx: ResourceRequest, obj: Obj): Obj {
   return out;
 }
 
-/** The same object with another resourceVersion, keys in order (an object finalObject ordered and that has a resourceVersion is not ordered again). */
-function withRv(ctx: ResourceRequest, obj: Obj, rev: number): WrittenObject {
-  const copy: Obj = { ...obj, metadata: { ...obj.metadata, resourceVersion: String(rev) } };
+/**
+ * The same object with another resourceVersion, keys in order (an object finalObject ordered and
+ * that has a resourceVersion is not ordered again). `json`: goJson of such an object, when the
+ * caller has it (the new text is spliced from it).
+ */
+function withRv(ctx: ResourceRequest, obj: Obj, rev: number, json?: string): WrittenObject {
+  const rv = String(rev);
+  const copy: Obj = { ...obj, metadata: { ...obj.metadata, resourceVersion: rv } };
   const custom = ctx.resource.custom;
   if (custom && custom.version !== custom.storageVersion) copy.apiVersion = `${custom.group}/${custom.storageVersion}`;
-  else if (ordered.has(obj) && obj.metadata?.resourceVersion !== undefined) return new WrittenObject(copy);
+  else if (ordered.has(obj) && obj.metadata?.resourceVersion !== undefined) return new WrittenObject(copy, json === undefined ? undefined : restampedText(json, rv));
   return new WrittenObject(finalObject(ctx, copy));
 }
 
 /** Objects finalObject made (in key order): changing the value of a member they have keeps the order. */
 const ordered = new WeakSet<Obj>();
 
-/** Stores `obj` as the key's next state; returns the stored value (resourceVersion = the new revision). */
-export function commitObject(ctx: ResourceRequest, deps: WriteDeps, key: string, obj: Obj): WrittenObject {
+/**
+ * Stores `obj` as the key's next state; returns the stored value (resourceVersion = the new
+ * revision). `json`: goJson of `obj` when the caller has it (an object finalObject ordered).
+ */
+export function commitObject(ctx: ResourceRequest, deps: WriteDeps, key: string, obj: Obj, json?: string): WrittenObject {
   let stored!: WrittenObject;
-  commitWrite(deps.store, [{ resource: ctx.resource.store.id, key, value: (rev) => (stored = withRv(ctx, obj, rev)) }]);
+  commitWrite(deps.store, [{ resource: ctx.resource.store.id, key, value: (rev) => (stored = withRv(ctx, obj, rev, json)) }]);
   return stored;
 }
 

@@ -11,6 +11,7 @@ import { prepareUpdate, type UpdateMode } from './prepare';
 import { checkBodyType, decodeObject, readBody } from './request-body';
 import { commitDeletion, commitObject, currentReadOnly, currentRevision, finalObject, keyOf, respondObject, sameObject, unstored } from './stored-write';
 import { validateDecodedFields } from './field-validation';
+import { goJson } from '../../wire/json-spans';
 import { WrittenObject } from './written-object';
 import type { WriteDeps } from './write-deps';
 import { actor, admitNamespace, servedKinds, writeTarget } from './write-request';
@@ -62,8 +63,16 @@ export function finishUpdate(
     respond(200, unstored(ctx, final));
     return;
   }
-  if (sameObject(final, current.value instanceof WrittenObject ? old : finalObject(ctx, old))) {
-    respond(200, current.value);
+  const stored = current.value;
+  if (stored instanceof WrittenObject && !ctx.resource.custom && final.metadata?.resourceVersion !== undefined) {
+    // The stored text is goJson of the current state in key order: the same text is the same object.
+    const json = goJson(final);
+    if (json === stored.json) respond(200, stored);
+    else respond(200, dryRun ? new WrittenObject(final, json) : commitObject(ctx, deps, key, final, json));
+    return;
+  }
+  if (sameObject(final, stored instanceof WrittenObject ? old : finalObject(ctx, old))) {
+    respond(200, stored);
     return;
   }
   respond(200, dryRun ? unstored(ctx, final) : commitObject(ctx, deps, key, final));

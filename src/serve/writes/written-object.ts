@@ -117,12 +117,19 @@ function isJsonValue(v: unknown): boolean {
 
 /**
  * The text of a WrittenObject of a built-in kind with another resourceVersion, or undefined when
- * its metadata is not where goJson of an ordered object puts it. Such a text starts
- * `{"kind":…,"apiVersion":…,"metadata":{` and metadata's members before resourceVersion (name,
- * generateName, namespace, selfLink, uid) are strings that hold no quote.
+ * its metadata is not where goJson of an ordered object puts it (see restampedText).
  */
 export function restampedJson(value: WrittenObject, rv: string): string | undefined {
-  const json = value.json!;
+  return restampedText(value.json!, rv);
+}
+
+/**
+ * goJson of an ordered object of a built-in kind, `json`, with another resourceVersion (which it
+ * has), or undefined when its metadata is not where goJson of an ordered object puts it. Such a
+ * text starts `{"kind":…,"apiVersion":…,"metadata":{` and metadata's members before
+ * resourceVersion (name, generateName, namespace, selfLink, uid) are strings that hold no quote.
+ */
+export function restampedText(json: string, rv: string): string | undefined {
   const meta = json.indexOf('"metadata":{');
   const at = meta < 0 ? -1 : json.indexOf(RV_MEMBER, meta);
   if (at < 0) return undefined;
