@@ -4,6 +4,7 @@
  * ASCII, so scanning UTF-8 bytes is safe. The scanner checks structure (quotes, brackets,
  * separators); the values it hands out are validated when the caller JSON.parses them.
  */
+import { escapeHtml, sharedJson, sharesFrozenSubtrees } from './shared-json';
 import { WireError } from './wire-error';
 
 export interface Span {
@@ -163,11 +164,11 @@ export function arrayElements(buf: Buffer, pos: number, end: number): Span[] {
   }
 }
 
-/** The JSON text of `value` as Go's encoding/json writes it (HTML-sensitive characters escaped). */
+/**
+ * The JSON text of `value` as Go's encoding/json writes it (HTML-sensitive characters escaped);
+ * an object sharing frozen subtrees reuses their texts (src/wire/shared-json.ts).
+ */
 export function goJson(value: unknown): string {
-  const text = JSON.stringify(value);
-  return HTML_UNSAFE.test(text) ? text.replace(HTML_UNSAFE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : text;
+  if (sharesFrozenSubtrees(value)) return sharedJson(value as object);
+  return escapeHtml(JSON.stringify(value));
 }
-
-const HTML_UNSAFE = /[<>&\u2028\u2029]/;
-const HTML_UNSAFE_ALL = /[<>&\u2028\u2029]/g;

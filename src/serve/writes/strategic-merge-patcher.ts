@@ -15,7 +15,7 @@ type Obj = Record<string, any>;
 const CUSTOM_RESOURCE_PATCH_TYPES = [JSON_PATCH, MERGE_PATCH, APPLY_PATCH];
 
 export function strategicMergePatcher(schema: () => Schema): Patcher {
-  return ({ current, patch, report }) => {
+  const patcher: Patcher = ({ current, patch, report }) => {
     const root = schema().typeOf(String(current.apiVersion), String(current.kind));
     if (!root) throw unsupportedBodyType(CUSTOM_RESOURCE_PATCH_TYPES);
     const parsed = decodePatch(patch);
@@ -35,4 +35,7 @@ export function strategicMergePatcher(schema: () => Schema): Patcher {
       throw new StatusError(failure(500, 'Unknown', err.message));
     }
   };
+  // strategicMergePatch is copy-on-write.
+  patcher.sharesLive = true;
+  return patcher;
 }
