@@ -97,8 +97,8 @@ function patchAndUpdate(a: PatchAttempt, base: Obj, shared: boolean): void {
   if (shared) patched = { ...patched, ...(isPlainObject(patched.metadata) ? { metadata: { ...patched.metadata } } : {}) };
   checkObject(patched, ctx.resource, servedKinds(ctx, deps));
   const result = patched;
-  checkPatchedFieldTypes(ctx, result, contentType, () => report.strictValue ?? patchedJson(result));
-  if (!isApply) validatePatchedFields(ctx, result, options.fieldValidation, () => report.strictValue ?? patchedJson(result));
+  checkPatchedFieldTypes(ctx, result, contentType, () => report.strictValue?.() ?? patchedJson(result));
+  if (!isApply) validatePatchedFields(ctx, result, options.fieldValidation, () => report.strictValue?.() ?? patchedJson(result));
   const patchedName = patched.metadata.name ?? '';
   if (patchedName !== name) throw badRequestMessage(`the name of the object (${patchedName}) does not match the name on the URL (${name})`);
   if (ctx.resource.namespaced && (patched.metadata.namespace ?? ctx.info.namespace) !== ctx.info.namespace) throw badRequestMessage(NAMESPACE_MISMATCH);

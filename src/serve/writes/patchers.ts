@@ -35,8 +35,11 @@ export interface PatchInput {
 }
 
 export interface PatchReport {
-  /** The patch as the 422 of `fieldValidation=Strict` shows it (`patch: Invalid value: "…"`). */
-  strictValue?: string;
+  /**
+   * The patch as the 422 of `fieldValidation=Strict` shows it (`patch: Invalid value: "…"`), asked
+   * for only when one is answered, before anything after the patcher changes the object.
+   */
+  strictValue?: () => string;
 }
 
 /** An apply patch's manager, `force`, server time and the part of the object the write manages. */

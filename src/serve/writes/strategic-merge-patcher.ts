@@ -25,7 +25,7 @@ export function strategicMergePatcher(schema: () => Schema): Patcher {
     try {
       const patched = strategicMergePatch(current, parsed as Obj, root);
       // The apiserver prints the patch map (as the merge left it) with %+v.
-      if (report) report.strictValue = goFormatValue(parsed);
+      if (report) report.strictValue = () => goFormatValue(parsed);
       return patched;
     } catch (err) {
       if (!(err instanceof StrategicMergePatchError)) throw err;
