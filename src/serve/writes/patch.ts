@@ -43,11 +43,12 @@ export async function handlePatch(ctx: ResourceRequest, deps: WriteDeps): Promis
   const apply = isApply ? applyContext(target, who, options.force, ctx.info.subresource) : undefined;
   const json = isApply ? applyBodyJson(body) : undefined;
   if (isApply) validateApplyBody(ctx, body, options.fieldValidation, json);
-  const attempt: PatchAttempt = { ctx, deps, key, current, old, patcher, body, json, contentType, isApply, options, target, who, apply };
+  const attempt: PatchAttempt = { ctx, deps, current, old, patcher, body, json, contentType, isApply, options, target, who, apply };
+  let updated: Obj | undefined;
   if (current && patcher.sharesLive === true && sharesLive(ctx, target)) {
     const warnings = ctx.res.getHeader('Warning');
     try {
-      return patchAndUpdate(attempt, freezeObject(old as Obj), true);
+      updated = patchedObject(attempt, freezeObject(old as Obj), true);
     } catch (err) {
       if (!isFrozenWrite(err)) throw err;
       // A step after the patcher changes what the result shares with the stored object: again from a copy.
@@ -56,13 +57,15 @@ export async function handlePatch(ctx: ResourceRequest, deps: WriteDeps): Promis
       attempt.json = isApply ? applyBodyJson(body) : undefined;
     }
   }
-  patchAndUpdate(attempt, fresh(), false);
+  updated ??= patchedObject(attempt, fresh(), false);
+  if (!current) return createByApply(ctx, deps, key, updated, target, who, options.dryRun);
+  // Stored (and heard by the store's listeners) once, outside the attempt that may start again.
+  finishUpdate(ctx, deps, key, current, old, updated, options.dryRun);
 }
 
 interface PatchAttempt {
   ctx: ResourceRequest;
   deps: WriteDeps;
-  key: string;
   current: Revision<StoredObject> | undefined;
   old: Readonly<Obj>;
   patcher: Patcher;
@@ -86,9 +89,12 @@ function sharesLive(ctx: ResourceRequest, target: WriteTarget): boolean {
 }
 const COPIED_KINDS = new Set(['Service', 'CustomResourceDefinition']);
 
-/** The patch applied to `base` (a copy, or with `shared` the frozen stored object), checked, then the update path. */
-function patchAndUpdate(a: PatchAttempt, base: Obj, shared: boolean): void {
-  const { ctx, deps, key, current, old, contentType, isApply, options, target, who, apply } = a;
+/**
+ * The patch applied to `base` (a copy, or with `shared` the frozen stored object) and checked;
+ * then, for an existing object, the update's result (nothing stored yet).
+ */
+function patchedObject(a: PatchAttempt, base: Obj, shared: boolean): Obj {
+  const { ctx, deps, current, old, contentType, isApply, options, target, who, apply } = a;
   const name = ctx.info.name;
   const report: PatchReport = {};
   let patched = a.patcher({ current: base, patch: a.body, json: a.json, report, apply, resource: ctx.resource });
@@ -102,9 +108,8 @@ function patchAndUpdate(a: PatchAttempt, base: Obj, shared: boolean): void {
   const patchedName = patched.metadata.name ?? '';
   if (patchedName !== name) throw badRequestMessage(`the name of the object (${patchedName}) does not match the name on the URL (${name})`);
   if (ctx.resource.namespaced && (patched.metadata.namespace ?? ctx.info.namespace) !== ctx.info.namespace) throw badRequestMessage(NAMESPACE_MISMATCH);
-  if (!current) return createByApply(ctx, deps, key, patched, target, who, options.dryRun);
-  const updated = prepareUpdate(old, patched, target, who, { verb: 'patch', subresource: ctx.info.subresource, appliedFields: isApply });
-  finishUpdate(ctx, deps, key, current, old, updated, options.dryRun);
+  if (!current) return patched;
+  return prepareUpdate(old, patched, target, who, { verb: 'patch', subresource: ctx.info.subresource, appliedFields: isApply });
 }
 
 function isPlainObject(v: unknown): v is Obj {
