@@ -7,8 +7,11 @@
  * ConfigMaps and a custom resource; unknown fields under every fieldValidation) against an empty
  * serve of each build, with a fixed serve seed and a store clock that moves 1 s per request.
  * Every answer (status, headers but Date and Audit-Id, body) must be byte-identical.
+ * `--mix patches`: mostly patches of objects that exist (applies, strategic merge patches with
+ * directives, hostNetwork and metadata-only changes, merge and JSON patches, custom resources'
+ * patches with unknown and `__proto__` members), for the paths that share the stored object.
  *
- *   npm run build && node bench/write-differential.js --base DIR [--requests 1000] [--seeds 1,2,3]
+ *   npm run build && node bench/write-differential.js --base DIR [--requests 1000] [--seeds 1,2,3] [--mix patches]
  *
  * DIR is another checkout of the repository, built (its dist/ is used), e.g. made by
  * `git worktree add /tmp/base <commit>` with node_modules linked. Exits 1 at the first difference
@@ -19,20 +22,21 @@ const http = require('node:http');
 const { execFileSync } = require('node:child_process');
 const { join, resolve } = require('node:path');
 
-if (process.argv[2] === '--child') return void child(process.argv[3], Number(process.argv[4]), Number(process.argv[5]));
+if (process.argv[2] === '--child') return void child(process.argv[3], Number(process.argv[4]), Number(process.argv[5]), process.argv[6]);
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : dflt; };
 const base = opt('base');
 if (!base) {
-  console.error('usage: node bench/write-differential.js --base DIR [--requests 1000] [--seeds 1,2,3]');
+  console.error('usage: node bench/write-differential.js --base DIR [--requests 1000] [--seeds 1,2,3] [--mix patches]');
   process.exit(2);
 }
 const requests = Number(opt('requests', '1000'));
 const seeds = opt('seeds', '1,2,3').split(',').map(Number);
+const mix = opt('mix', 'all');
 let failed = false;
 for (const seed of seeds) {
-  const run = (dist) => execFileSync(process.execPath, [__filename, '--child', dist, String(seed), String(requests)], { maxBuffer: 1 << 30 }).toString().split('\n----\n');
+  const run = (dist) => execFileSync(process.execPath, [__filename, '--child', dist, String(seed), String(requests), mix], { maxBuffer: 1 << 30 }).toString().split('\n----\n');
   const a = run(resolve(base, 'dist'));
   const b = run(join(__dirname, '..', 'dist'));
   const at = a.findIndex((x, i) => x !== b[i]);
@@ -45,7 +49,7 @@ for (const seed of seeds) {
 }
 process.exit(failed ? 1 : 0);
 
-function child(dist, seed, n) {
+function child(dist, seed, n, mix) {
   let s = seed;
   const rnd = () => { s |= 0; s = (s + 0x6d2b79f5) | 0; let t = Math.imul(s ^ (s >>> 15), 1 | s); t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t; return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
   const pick = (a) => a[Math.floor(rnd() * a.length)];
@@ -101,6 +105,10 @@ function child(dist, seed, n) {
     while (!(await req(port, 'GET', '/apis/net.example.com/v1/namespaces/default/routes')).startsWith('200')) await new Promise((r) => setTimeout(r, 50));
     for (let i = 0; i < n; i++) {
       const k = pick(kinds); const name = pick(names); const path = `${k.base}/${name}`;
+      if (mix === 'patches' && rnd() < 0.5) {
+        await patchOf(i, k, name, path);
+        continue;
+      }
       const r = rnd();
       const fv = pick(['', '&fieldValidation=Strict', '&fieldValidation=Warn', '&fieldValidation=Ignore']);
       const dry = rnd() < 0.05 ? '&dryRun=All' : '';
@@ -136,6 +144,54 @@ function child(dist, seed, n) {
       }
     }
     await log('list', 'GET', '/apis/apps/v1/deployments');
+    await log('list', 'GET', '/apis/net.example.com/v1/routes');
+
+    /** A patch of an object that (most likely) exists: the shapes that meet shared subtrees and defaults. */
+    async function patchOf(i, k, name, path) {
+      const fv = pick(['', '&fieldValidation=Strict', '&fieldValidation=Warn']);
+      const mgr = pick(managers);
+      const r = rnd();
+      if (r < 0.15) {
+        // Make sure it exists.
+        await log(`apply+ ${i}`, 'PATCH', `${path}?fieldManager=${mgr}&force=true`, JSON.stringify(k.make(name)), 'application/apply-patch+yaml');
+      } else if (k.custom) {
+        const body = pick([
+          '{"spec":{"__proto__":{"color":"red"},"color":"green"}}',
+          '{"spec":{"ports":[{"name":"http","port":81,"extra":1}],"bogus":true}}',
+          '{"metadata":{"labels":{"__proto__":"x","l":"1"}},"spec":{"hosts":null}}',
+          '{"spec":{"color":null}}',
+        ]);
+        const ct = pick(['application/merge-patch+json', 'application/apply-patch+yaml', 'application/strategic-merge-patch+json']);
+        const text = ct.includes('apply') ? `{"apiVersion":"net.example.com/v1","kind":"Route","metadata":{"name":"${name}"},${body.slice(1)}` : body;
+        await log(`cr-patch ${i}`, 'PATCH', `${path}?fieldManager=${mgr}${rnd() < 0.5 ? '&force=true' : ''}${fv}`, text, ct);
+      } else if (r < 0.6) {
+        const c = pick(['app', 'side', 'init']);
+        const pod = k.base.includes('deployments') ? (s) => ({ spec: { template: { spec: s } } }) : (s) => ({ spec: s });
+        const patch = pick([
+          pod({ hostNetwork: true }),
+          pod({ hostNetwork: false, containers: [{ name: c, image: img() }] }),
+          pod({ containers: [{ name: c, ports: [{ containerPort: 8080, $patch: 'delete' }] }] }),
+          pod({ '$setElementOrder/containers': [{ name: 'side' }, { name: 'app' }], containers: [{ name: 'app', image: img() }] }),
+          pod({ containers: [{ name: c, $patch: 'delete' }] }),
+          pod({ containers: [{ name: c, env: [{ name: 'E1', value: 'q' }], resources: { limits: { memory: '1Gi' } } }] }),
+          pod({ volumes: [{ name: 'v', configMap: { name: 'x' } }], containers: [{ name: c, volumeMounts: [{ name: 'v', mountPath: '/v' }] }] }),
+          { spec: { strategy: { $retainKeys: ['type'], type: 'Recreate' } } },
+          { spec: { replicas: pick([1, 2, null]) } },
+          { metadata: { labels: { app: null, tier: pick(['a', 'b']) }, annotations: { n: pick(['1', '2']) } } },
+          { metadata: { labels: { '<a&b>': 'x' } } },
+          { spec: { ports: [{ port: 80, targetPort: 8080 }] } },
+          { data: { a: pick(['1', null]) } },
+          {},
+        ]);
+        await log(`smp+ ${i}`, 'PATCH', `${path}?fieldManager=${mgr}${fv}`, JSON.stringify(patch), 'application/strategic-merge-patch+json');
+      } else if (r < 0.85) {
+        const obj = k.make(name);
+        if (rnd() < 0.5 && obj.spec?.template) obj.spec.template.spec.hostNetwork = true;
+        await log(`apply ${i}`, 'PATCH', `${path}?fieldManager=${mgr}${rnd() < 0.7 ? '&force=true' : ''}${fv}`, JSON.stringify(obj), 'application/apply-patch+yaml');
+      } else {
+        await log(`merge+ ${i}`, 'PATCH', `${path}?x=1${fv}`, JSON.stringify(pick([{ metadata: { labels: { m: pick(['1', null]) } } }, { spec: { replicas: 2 } }])), 'application/merge-patch+json');
+      }
+    }
     process.stdout.write(out.join('\n----\n'), () => api.close().then(() => process.exit(0)));
   })().catch((e) => { console.error(e); process.exit(1); });
 }

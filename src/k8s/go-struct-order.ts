@@ -6,6 +6,7 @@
  * order after the known ones; values with their own JSON form (FieldsV1, RawExtension, Time,
  * Quantity, IntOrString) are left as they are. Pure: the descriptors are handed in.
  */
+import { isFrozenTree } from '../wire/frozen-tree';
 import { PROTO, SPECIAL, type ProtobufSchema } from '../wire/protobuf-schema';
 
 type Obj = Record<string, any>;
@@ -33,6 +34,18 @@ export class GoStructOrder {
    * members that are in order).
    */
   order(value: Obj, message: string): Obj {
+    // A frozen subtree (it never changes) found in order is not walked again.
+    if (!isFrozenTree(value)) return this.ordered(value, message);
+    if (this.inOrder.get(value) === message) return value;
+    const out = this.ordered(value, message);
+    if (out === value) this.inOrder.set(value, message);
+    return out;
+  }
+
+  /** Frozen objects whose keys are in the order of the message they map to, at every depth. */
+  private readonly inOrder = new WeakMap<object, string>();
+
+  private ordered(value: Obj, message: string): Obj {
     const plan = this.plan(message);
     const keys = Object.keys(value);
     // Known fields by their place, then the others in their order: a sort only when the keys are not so already.

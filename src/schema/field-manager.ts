@@ -71,7 +71,8 @@ export interface ApplyWrite extends FieldManagerWrite {
 }
 
 /**
- * The object after an Apply, managedFields set. Throws the 409 on conflicts (unless forced) and
+ * The object after an Apply, managedFields set; `w.live` is not changed (the result shares the
+ * subtrees the apply leaves as they were). Throws the 409 on conflicts (unless forced) and
  * TypedValueError when the configuration has fields its type does not declare.
  */
 export function applyConfiguration(w: ApplyWrite): Obj {
@@ -108,7 +109,9 @@ export function applyConfiguration(w: ApplyWrite): Obj {
   if (sameFields) own.shareEncoding(last);
   if (!deepEqual(live, merged) || own.time === undefined) own.time = w.time;
   const entries = encodeEntries(records.values());
-  const meta = (merged.metadata ??= {}) as Obj;
+  // The result's own root and metadata: the merge shares what it leaves as it was with w.live.
+  merged = { ...merged };
+  const meta = (merged.metadata = isObject(merged.metadata) ? { ...merged.metadata } : (merged.metadata ?? {})) as Obj;
   if (entries.length > 0) meta.managedFields = entries;
   else delete meta.managedFields;
   return merged;
@@ -125,6 +128,10 @@ function prune(merged: Obj, records: Map<string, ManagerRecord>, lastSet: FieldS
   const ownedBack = removeFields(merged, mergedSet.difference(keep), node) ?? {};
   const ownedBackSet = ensureNamedFieldsAreMembers(valueFieldSet(ownedBack, node, false), node);
   return (removeFields(merged, mergedSet.difference(ownedBackSet).intersection(last), node) ?? {}) as Obj;
+}
+
+function isObject(v: unknown): v is Obj {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 function ownerOf(r: ManagerRecord): ConflictOwner {

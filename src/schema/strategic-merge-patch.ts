@@ -7,7 +7,9 @@
  * `$setElementOrder/<list>` and `$deleteFromPrimitiveList/<list>`. Order of a merged list: the
  * patch's (or $setElementOrder's) for its items, the live list's for the others, new items
  * ahead. Patch metadata comes from the schema; a field the schema lacks has none (its lists are
- * replaced, its maps merged). Both arguments are changed in place, as the apiserver's are.
+ * replaced, its maps merged). Copy-on-write: `original` is never changed; the result is new
+ * only along the paths the patch changes and shares every other subtree with `original` (the
+ * patch's own values are taken into it, and its directives are deleted from it).
  */
 import { goFormatValue } from '../k8s/go-value-format';
 import { findByKey, normalizeElementOrder, partitionBy, type ElementKind } from './merged-list-order';
@@ -23,9 +25,25 @@ const RETAIN_KEYS = '$retainKeys';
 const DELETE_FROM_PRIMITIVE_LIST = '$deleteFromPrimitiveList';
 const SET_ELEMENT_ORDER = '$setElementOrder';
 
-/** Applies `patch` to `original` (the live object as JSON) with `node` as the root type; returns the result. */
+/** Applies `patch` to `original` (the live object as JSON, read only) with `node` as the root type; returns the result. */
 export function strategicMergePatch(original: Obj, patch: Obj, node: SchemaNode | undefined): Obj {
-  return mergeMap(original, patch, node);
+  const own = new Set<object>();
+  collectObjects(patch, own);
+  return mergeMap(original, patch, node, own);
+}
+
+/**
+ * The maps merged in place, as the apiserver merges every map: the patch's own (a patch item can
+ * be merged into an item the patch added before it, which the strict decoding error then shows)
+ * and the copies made here. The live object's maps are copied before they change.
+ */
+type Owned = Set<object>;
+
+function collectObjects(value: unknown, into: Owned): void {
+  if (value === null || typeof value !== 'object') return;
+  into.add(value);
+  if (Array.isArray(value)) for (const v of value) collectObjects(v, into);
+  else for (const k of Object.keys(value)) collectObjects((value as Obj)[k], into);
 }
 
 function isMap(v: unknown): v is Obj {
@@ -47,7 +65,7 @@ function listOrMapStrategy(field: SchemaNode | undefined): string {
   return parts.find((p) => p !== 'retainKeys') ?? '';
 }
 
-function mergeMap(original: Obj | undefined, patch: Obj, node: SchemaNode | undefined): Obj {
+function mergeMap(original: Obj | undefined, patch: Obj, node: SchemaNode | undefined, own: Owned): Obj {
   if (DIRECTIVE in patch) {
     const directive = patch[DIRECTIVE];
     if (directive === 'replace') {
@@ -57,9 +75,11 @@ function mergeMap(original: Obj | undefined, patch: Obj, node: SchemaNode | unde
     if (directive === 'delete') return {};
     throw internal(`unknown patch type: ${goFormatValue(directive)} in map: ${goFormatValue(patch)}`);
   }
-  const target = original ?? {};
+  // A copy has the live map's own members in their order: changed as the apiserver changes its map, it keeps that order.
+  const target: Obj = original === undefined ? {} : own.has(original) ? original : { ...original };
+  own.add(target);
   applyRetainKeys(target, patch);
-  mergeSetElementOrder(target, patch, node);
+  mergeSetElementOrder(target, patch, node, own);
   for (const key of Object.keys(patch)) {
     let k = key;
     let isDeleteList = false;
@@ -83,8 +103,8 @@ function mergeMap(original: Obj | undefined, patch: Obj, node: SchemaNode | unde
     }
     const field = fieldType(node, k);
     const strategy = listOrMapStrategy(field);
-    if (isMap(originalV)) target[k] = strategy === 'replace' ? patchV : mergeMap(originalV, patchV as Obj, field);
-    else if (Array.isArray(originalV)) target[k] = mergeSliceHandler(originalV, patchV as unknown[], field, strategy, isDeleteList);
+    if (isMap(originalV)) target[k] = strategy === 'replace' ? patchV : mergeMap(originalV, patchV as Obj, field, own);
+    else if (Array.isArray(originalV)) target[k] = mergeSliceHandler(originalV, patchV as unknown[], field, strategy, isDeleteList, own);
     else target[k] = patchV;
   }
   return target;
@@ -111,7 +131,7 @@ function applyRetainKeys(original: Obj, patch: Obj): void {
 }
 
 /** Each `$setElementOrder/field`: the field merged now and put in the order the directive gives. */
-function mergeSetElementOrder(original: Obj, patch: Obj, node: SchemaNode | undefined): void {
+function mergeSetElementOrder(original: Obj, patch: Obj, node: SchemaNode | undefined, own: Owned): void {
   for (const key of Object.keys(patch)) {
     if (!key.startsWith(SET_ELEMENT_ORDER)) continue;
     const order = patch[key];
@@ -129,7 +149,7 @@ function mergeSetElementOrder(original: Obj, patch: Obj, node: SchemaNode | unde
     const mergeKey = patchMergeKey(field) ?? '';
     validateWithOrder((patchList as unknown[] | undefined) ?? [], order, mergeKey);
     let merged: unknown[];
-    if (foundOriginal && foundPatch) merged = mergeSliceHandler(originalList as unknown[], patchList as unknown[], field, strategy, false);
+    if (foundOriginal && foundPatch) merged = mergeSliceHandler(originalList as unknown[], patchList as unknown[], field, strategy, false, own);
     else if (foundOriginal) merged = originalList as unknown[];
     else if (foundPatch) merged = patchList as unknown[];
     else continue;
@@ -168,12 +188,12 @@ function sameItem(a: unknown, b: unknown, mergeKey: string): boolean {
   return a[mergeKey] === b[mergeKey];
 }
 
-function mergeSliceHandler(original: unknown[], patch: unknown[], field: SchemaNode | undefined, strategy: string, isDeleteList: boolean): unknown[] {
+function mergeSliceHandler(original: unknown[], patch: unknown[], field: SchemaNode | undefined, strategy: string, isDeleteList: boolean, own: Owned): unknown[] {
   if (strategy !== 'merge') return patch;
-  return mergeSlice(original, patch, elementType(field), patchMergeKey(field) ?? '', isDeleteList);
+  return mergeSlice(original, patch, elementType(field), patchMergeKey(field) ?? '', isDeleteList, own);
 }
 
-function mergeSlice(original: unknown[], patch: unknown[], element: SchemaNode | undefined, mergeKey: string, isDeleteList: boolean): unknown[] {
+function mergeSlice(original: unknown[], patch: unknown[], element: SchemaNode | undefined, mergeKey: string, isDeleteList: boolean, own: Owned): unknown[] {
   if (original.length === 0 && patch.length === 0) return original;
   const kind = elementKind(original, patch);
   let merged: unknown[];
@@ -185,7 +205,7 @@ function mergeSlice(original: unknown[], patch: unknown[], element: SchemaNode |
   } else {
     if (!mergeKey) throw internal('cannot merge lists without merge key for type map');
     [base, items] = withoutSpecialElements(original, patch, mergeKey);
-    merged = mergeMapElements(base, items, mergeKey, element);
+    merged = mergeMapElements(base, items, mergeKey, element, own);
   }
   const [inPatch, serverOnly] = partitionBy(merged, items, mergeKey);
   return normalizeElementOrder(inPatch, serverOnly, items, base, mergeKey, kind);
@@ -216,13 +236,13 @@ function withoutSpecialElements(original: unknown[], patch: unknown[], mergeKey:
   return replace ? [plain, []] : [base, plain];
 }
 
-function mergeMapElements(original: unknown[], patch: unknown[], mergeKey: string, element: SchemaNode | undefined): unknown[] {
+function mergeMapElements(original: unknown[], patch: unknown[], mergeKey: string, element: SchemaNode | undefined, own: Owned): unknown[] {
   const out = [...original];
   for (const v of patch) {
     const m = v as Obj;
     if (!(mergeKey in m)) throw noMergeKey(m, mergeKey);
     const index = findByKey(out, mergeKey, m[mergeKey]);
-    if (index >= 0) out[index] = mergeMap(out[index] as Obj, m, element);
+    if (index >= 0) out[index] = mergeMap(out[index] as Obj, m, element, own);
     else out.push(v);
   }
   return out;

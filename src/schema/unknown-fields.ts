@@ -2,9 +2,12 @@
  * Fields an object has that its schema does not declare, found and removed as the apiserver's
  * strict decoding finds (and its decoding into Go structs drops) them: paths in body order,
  * `metadata.bogus`, `spec.template.spec.containers[0].imagee`. Maps, untyped and
- * preserve-unknown-fields nodes keep everything. Pure; changes `obj` in place.
+ * preserve-unknown-fields nodes keep everything. A frozen subtree (src/wire/frozen-tree.ts: it
+ * never changes) found without unknown fields is not walked again for that type. Pure; changes
+ * `obj` in place (a frozen subtree with an unknown field throws the TypeError of a frozen write).
  */
 import { elementType, keepsUnknownFields, type SchemaNode } from './schema-node';
+import { isFrozenTree } from '../wire/frozen-tree';
 
 type Obj = Record<string, unknown>;
 
@@ -14,9 +17,20 @@ export function pruneUnknownFields(obj: Obj, node: SchemaNode): string[] {
   return found;
 }
 
+/** Frozen objects and arrays without unknown fields for the type they map to. */
+const known = new WeakMap<object, SchemaNode>();
+
 /** `path`: the keys (strings) and indexes (numbers) down to `value`, joined only for a field found. */
 function walk(value: unknown, node: SchemaNode | undefined, path: Array<string | number>, found: string[]): void {
   if (!node || value === null || typeof value !== 'object' || keepsUnknownFields(node)) return;
+  if (!isFrozenTree(value)) return walkMembers(value, node, path, found);
+  if (known.get(value) === node) return;
+  const before = found.length;
+  walkMembers(value, node, path, found);
+  if (found.length === before) known.set(value, node);
+}
+
+function walkMembers(value: object, node: SchemaNode, path: Array<string | number>, found: string[]): void {
   if (Array.isArray(value)) {
     if (node.type !== 'array') return;
     for (let i = 0; i < value.length; i++) {

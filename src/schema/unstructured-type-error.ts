@@ -6,10 +6,13 @@
  * string` (a number for a string), `cannot convert float64 to int32` (a fraction for an integer),
  * `cannot restore struct from: string`, `cannot restore slice from map`, `cannot restore map from
  * slice`; Quantity and IntOrString go through their UnmarshalJSON, as in decode-type-error.ts.
- * Fields are visited in the object's key order; date-time strings and `metadata` are left alone. Pure.
+ * Fields are visited in the object's key order; date-time strings and `metadata` are left alone.
+ * A frozen subtree (src/wire/frozen-tree.ts: it never changes) found to fit its type is not
+ * walked again for that type. Pure.
  */
 import { base64ErrorAt, fitsInt, intOrStringError, quantityError } from './decode-type-error';
 import type { SchemaNode } from './schema-node';
+import { isFrozenTree } from '../wire/frozen-tree';
 
 type Obj = Record<string, unknown>;
 
@@ -32,8 +35,19 @@ function kindOf(value: unknown): string {
   return typeof value === 'boolean' ? 'bool' : 'string';
 }
 
+/** Frozen objects and arrays that fit the type they map to. */
+const fits = new WeakMap<object, SchemaNode>();
+
 function valueError(value: unknown, node: SchemaNode): string | undefined {
   if (value === null || value === undefined) return undefined;
+  if (typeof value !== 'object' || !isFrozenTree(value)) return typeError(value, node);
+  if (fits.get(value) === node) return undefined;
+  const error = typeError(value, node);
+  if (error === undefined) fits.set(value, node);
+  return error;
+}
+
+function typeError(value: unknown, node: SchemaNode): string | undefined {
   const kind = kindOf(value);
   switch (node.type) {
     case 'quantity':

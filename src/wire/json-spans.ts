@@ -4,7 +4,10 @@
  * ASCII, so scanning UTF-8 bytes is safe. The scanner checks structure (quotes, brackets,
  * separators); the values it hands out are validated when the caller JSON.parses them.
  */
+import { escapeHtml, sharedJson, sharesFrozenSubtrees } from './shared-json';
 import { WireError } from './wire-error';
+
+export { hasHtmlUnsafe } from './shared-json';
 
 export interface Span {
   start: number;
@@ -163,15 +166,11 @@ export function arrayElements(buf: Buffer, pos: number, end: number): Span[] {
   }
 }
 
-/** The JSON text of `value` as Go's encoding/json writes it (HTML-sensitive characters escaped). */
+/**
+ * The JSON text of `value` as Go's encoding/json writes it (HTML-sensitive characters escaped);
+ * an object sharing frozen subtrees reuses their texts (src/wire/shared-json.ts).
+ */
 export function goJson(value: unknown): string {
-  const text = JSON.stringify(value);
-  return hasHtmlUnsafe(text) ? text.replace(HTML_UNSAFE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : text;
-}
-
-const HTML_UNSAFE_ALL = /[<>&\u2028\u2029]/g;
-
-/** Whether `text` holds a character Go's encoder escapes (`<` `>` `&` U+2028 U+2029): five indexOf scans, far cheaper than a character-class test. */
-export function hasHtmlUnsafe(text: string): boolean {
-  return text.indexOf('<') >= 0 || text.indexOf('>') >= 0 || text.indexOf('&') >= 0 || text.indexOf('\u2028') >= 0 || text.indexOf('\u2029') >= 0;
+  if (sharesFrozenSubtrees(value)) return sharedJson(value as object);
+  return escapeHtml(JSON.stringify(value));
 }

@@ -11,8 +11,19 @@ const deploymentType = schema.typeOf('apps/v1', 'Deployment');
 const podType = schema.typeOf('v1', 'Pod');
 
 const clone = <T>(v: T): T => structuredClone(v);
-const patchPod = (pod: Obj, patch: Obj): Obj => strategicMergePatch(clone(pod), clone(patch), podType);
-const patchDeployment = (d: Obj, patch: Obj): Obj => strategicMergePatch(clone(d), clone(patch), deploymentType);
+/** A deep-frozen copy: the merge is copy-on-write, and any change to the live object throws (strict mode). */
+const frozen = <T>(v: T): T => {
+  const deep = (x: unknown): void => {
+    if (x === null || typeof x !== 'object') return;
+    for (const k of Object.keys(x)) deep((x as Obj)[k]);
+    Object.freeze(x);
+  };
+  const copy = clone(v);
+  deep(copy);
+  return copy;
+};
+const patchPod = (pod: Obj, patch: Obj): Obj => strategicMergePatch(frozen(pod), clone(patch), podType);
+const patchDeployment = (d: Obj, patch: Obj): Obj => strategicMergePatch(frozen(d), clone(patch), deploymentType);
 
 const pod = (spec: Obj, metadata: Obj = { name: 'p' }): Obj => ({ apiVersion: 'v1', kind: 'Pod', metadata, spec });
 const names = (list: Obj[]) => list.map((c) => c.name);
@@ -139,5 +150,38 @@ describe('strategic merge patch: fields the schema does not know', () => {
     expect(fieldType(podType, 'extra')).toBeUndefined();
     const out = patchPod({ ...pod({}), extra: { list: [1, 2], m: { a: 1 } } }, { extra: { list: [3], m: { b: 2 } } });
     expect(out.extra).toEqual({ list: [3], m: { a: 1, b: 2 } });
+  });
+});
+
+describe('strategic merge patch: copy-on-write', () => {
+  const live = pod({
+    containers: [{ name: 'app', image: 'nginx:1', ports: [{ containerPort: 80 }] }, { name: 'log', image: 'busybox' }],
+    volumes: [{ name: 'v', emptyDir: {} }],
+  }, { name: 'p', labels: { a: '1' } });
+
+  it('leaves the live object as it was and shares every subtree the patch does not change', () => {
+    const before = frozen(live);
+    const out: Obj = strategicMergePatch(before, { spec: { containers: [{ name: 'app', image: 'nginx:2' }] } }, podType);
+    expect(out).not.toBe(before);
+    expect(out.metadata).toBe(before.metadata);
+    expect(out.spec.volumes).toBe(before.spec.volumes);
+    expect(out.spec.containers[0].ports).toBe(before.spec.containers[0].ports);
+    expect(out.spec.containers[1]).toBe(before.spec.containers[1]);
+    expect(out.spec.containers[0]).toEqual({ name: 'app', image: 'nginx:2', ports: [{ containerPort: 80 }] });
+    expect(Object.keys(out)).toEqual(Object.keys(before));
+    expect(before.spec.containers[0].image).toBe('nginx:1');
+  });
+
+  it('a copied map keeps its key order when a key is deleted and set again', () => {
+    const out: Obj = strategicMergePatch(frozen({ metadata: { labels: { a: '1', b: '2', c: '3' } } }), { metadata: { labels: { a: null, b: '9', d: '4' } } }, podType);
+    expect(Object.entries(out.metadata.labels)).toEqual([['b', '9'], ['c', '3'], ['d', '4']]);
+  });
+
+  it('items of the patch merge into each other in place, as the apiserver shows in the patch it prints', () => {
+    // Two patch items with one name: the second merges into the first (added to the list by the patch), not into a copy.
+    const patch: Obj = { spec: { containers: [{ name: 'new', image: 'a' }, { name: 'new', args: ['x'] }] } };
+    const out: Obj = strategicMergePatch(frozen(live), patch, podType);
+    expect(out.spec.containers[0]).toBe(patch.spec.containers[0]);
+    expect(patch.spec.containers[0]).toEqual({ name: 'new', image: 'a', args: ['x'] });
   });
 });

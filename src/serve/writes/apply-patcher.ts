@@ -18,7 +18,7 @@ import type { Patcher } from './patchers';
 type Obj = Record<string, any>;
 
 export function applyPatcher(schema: () => Schema): Patcher {
-  return ({ current, patch, json, apply, resource }) => {
+  const patcher: Patcher = ({ current, patch, json, apply, resource }) => {
     if (!apply) throw internalError('apply patch without its field manager');
     const config = isObject(json) ? json : decodeApplyBody(patch);
     const apiVersion = String(current.apiVersion);
@@ -38,6 +38,9 @@ export function applyPatcher(schema: () => Schema): Patcher {
       throw internalError(`failed to create typed patch object (${meta.namespace ?? ''}/${meta.name ?? ''}; ${group}, Kind=${config.kind ?? ''}): ${err.message}`);
     }
   };
+  // applyConfiguration leaves the live object as it is and shares what it does not change.
+  patcher.sharesLive = true;
+  return patcher;
 }
 
 function isObject(v: unknown): v is Obj {

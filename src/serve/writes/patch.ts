@@ -2,15 +2,18 @@
  * PATCH: the patch (merge, JSON, and whatever `patchers` holds) applied to the live object, then
  * the update path. An apply patch on a missing object creates it (201) through the create path.
  */
-import { parseWriteOptions } from '../../k8s/write-options';
+import { parseWriteOptions, type WriteOptions } from '../../k8s/write-options';
 import { notFound, resourceNotFound } from '../../k8s/status';
 import { alreadyExists, badRequestMessage, patchRejected } from '../../k8s/write-status';
+import type { StoredObject } from '../../reconstruct';
+import type { Revision } from '../../store/revision';
 import type { ResourceRequest } from '../resource-request';
 import { NAMESPACE_MISMATCH } from './create';
 import { validateApplyBody, validatePatchedFields } from './field-validation';
 import { checkPatchedFieldTypes } from './field-types';
 import { applyBodyJson } from './apply-patcher';
-import { APPLY_PATCH, patcherFor, type ApplyContext, type PatchReport } from './patchers';
+import { freezeObject, isFrozenWrite } from '../../wire/frozen-tree';
+import { APPLY_PATCH, patcherFor, type ApplyContext, type Patcher, type PatchReport } from './patchers';
 import { prepareCreate, prepareUpdate, type Actor, type WriteTarget } from './prepare';
 import { checkObject, readBody } from './request-body';
 import { commitObject, currentObject, currentReadOnly, currentRevision, keyOf, respondObject, unstored } from './stored-write';
@@ -34,24 +37,83 @@ export async function handlePatch(ctx: ResourceRequest, deps: WriteDeps): Promis
   if (!current && !isApply) throw notFound(ctx.resource.info.resource, name, ctx.resource.info.group);
   const { kind, apiVersion } = ctx.resource.codec.type;
   const fresh = (): Obj => (current ? currentObject(ctx, current) : { kind, apiVersion, metadata: {} });
-  // Read only: the patcher changes the copy fresh() gives it.
+  // Read only: the patcher changes the copy fresh() gives it, or shares the frozen `old`.
   const old = current ? currentReadOnly(ctx, current) : fresh();
   const who = actor(ctx, deps, options.fieldManager);
   const apply = isApply ? applyContext(target, who, options.force, ctx.info.subresource) : undefined;
   const json = isApply ? applyBodyJson(body) : undefined;
   if (isApply) validateApplyBody(ctx, body, options.fieldValidation, json);
+  const attempt: PatchAttempt = { ctx, deps, current, old, patcher, body, json, contentType, isApply, options, target, who, apply };
+  let updated: Obj | undefined;
+  if (current && patcher.sharesLive === true && sharesLive(ctx, target)) {
+    const warnings = ctx.res.getHeader('Warning');
+    try {
+      updated = patchedObject(attempt, freezeObject(old as Obj), true);
+    } catch (err) {
+      if (!isFrozenWrite(err)) throw err;
+      // A step after the patcher changes what the result shares with the stored object: again from a copy.
+      if (warnings === undefined) ctx.res.removeHeader('Warning');
+      else ctx.res.setHeader('Warning', warnings);
+      attempt.json = isApply ? applyBodyJson(body) : undefined;
+    }
+  }
+  updated ??= patchedObject(attempt, fresh(), false);
+  if (!current) return createByApply(ctx, deps, key, updated, target, who, options.dryRun);
+  // Stored (and heard by the store's listeners) once, outside the attempt that may start again.
+  finishUpdate(ctx, deps, key, current, old, updated, options.dryRun);
+}
+
+interface PatchAttempt {
+  ctx: ResourceRequest;
+  deps: WriteDeps;
+  current: Revision<StoredObject> | undefined;
+  old: Readonly<Obj>;
+  patcher: Patcher;
+  body: Buffer;
+  json: Obj | undefined;
+  contentType: string | undefined;
+  isApply: boolean;
+  options: WriteOptions;
+  target: WriteTarget;
+  who: Actor;
+  apply: ApplyContext | undefined;
+}
+
+/**
+ * The built-in kinds whose steps after the patcher change only what the patch changed, without
+ * drawing from the random source (a Service's allocations do), may share the stored object's
+ * unchanged subtrees; custom resources and CRDs are defaulted and pruned deep, and get a copy.
+ */
+function sharesLive(ctx: ResourceRequest, target: WriteTarget): boolean {
+  return target.rules.builtin && !ctx.resource.custom && !COPIED_KINDS.has(ctx.resource.codec.type.kind);
+}
+const COPIED_KINDS = new Set(['Service', 'CustomResourceDefinition']);
+
+/**
+ * The patch applied to `base` (a copy, or with `shared` the frozen stored object) and checked;
+ * then, for an existing object, the update's result (nothing stored yet).
+ */
+function patchedObject(a: PatchAttempt, base: Obj, shared: boolean): Obj {
+  const { ctx, deps, current, old, contentType, isApply, options, target, who, apply } = a;
+  const name = ctx.info.name;
   const report: PatchReport = {};
-  const patched = patcher({ current: fresh(), patch: body, json, report, apply, resource: ctx.resource });
+  let patched = a.patcher({ current: base, patch: a.body, json: a.json, report, apply, resource: ctx.resource });
   if (!patched || typeof patched !== 'object' || Array.isArray(patched)) throw patchRejected();
+  // The update path sets system fields on the object and its metadata: its own copies of both.
+  if (shared) patched = { ...patched, ...(isPlainObject(patched.metadata) ? { metadata: { ...patched.metadata } } : {}) };
   checkObject(patched, ctx.resource, servedKinds(ctx, deps));
-  checkPatchedFieldTypes(ctx, patched, contentType, () => report.strictValue ?? patchedJson(patched));
-  if (!isApply) validatePatchedFields(ctx, patched, options.fieldValidation, () => report.strictValue ?? patchedJson(patched));
+  const result = patched;
+  checkPatchedFieldTypes(ctx, result, contentType, () => report.strictValue?.() ?? patchedJson(result));
+  if (!isApply) validatePatchedFields(ctx, result, options.fieldValidation, () => report.strictValue?.() ?? patchedJson(result));
   const patchedName = patched.metadata.name ?? '';
   if (patchedName !== name) throw badRequestMessage(`the name of the object (${patchedName}) does not match the name on the URL (${name})`);
   if (ctx.resource.namespaced && (patched.metadata.namespace ?? ctx.info.namespace) !== ctx.info.namespace) throw badRequestMessage(NAMESPACE_MISMATCH);
-  if (!current) return createByApply(ctx, deps, key, patched, target, who, options.dryRun);
-  const result = prepareUpdate(old, patched, target, who, { verb: 'patch', subresource: ctx.info.subresource, appliedFields: isApply });
-  finishUpdate(ctx, deps, key, current, old, result, options.dryRun);
+  if (!current) return patched;
+  return prepareUpdate(old, patched, target, who, { verb: 'patch', subresource: ctx.info.subresource, appliedFields: isApply });
+}
+
+function isPlainObject(v: unknown): v is Obj {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /** The patched object as the apiserver prints it for merge and JSON patches: top-level keys sorted. */

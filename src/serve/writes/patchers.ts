@@ -20,7 +20,7 @@ export const APPLY_PATCH = 'application/apply-patch+yaml';
 /** Every patch type kube-apiserver knows. */
 export const PATCH_TYPES = [JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, APPLY_PATCH] as const;
 
-/** What a patcher is given: the current object (a copy it may change) and the patch bytes. */
+/** What a patcher is given: the current object (a copy it may change; read only for a patcher that `sharesLive`) and the patch bytes. */
 export interface PatchInput {
   current: Obj;
   patch: Buffer;
@@ -35,8 +35,11 @@ export interface PatchInput {
 }
 
 export interface PatchReport {
-  /** The patch as the 422 of `fieldValidation=Strict` shows it (`patch: Invalid value: "…"`). */
-  strictValue?: string;
+  /**
+   * The patch as the 422 of `fieldValidation=Strict` shows it (`patch: Invalid value: "…"`), asked
+   * for only when one is answered, before anything after the patcher changes the object.
+   */
+  strictValue?: () => string;
 }
 
 /** An apply patch's manager, `force`, server time and the part of the object the write manages. */
@@ -49,8 +52,13 @@ export interface ApplyContext {
   subresource?: string;
 }
 
-/** Applies one patch type; returns the patched object or throws the apiserver's StatusError. */
-export type Patcher = (input: PatchInput) => Obj;
+/**
+ * Applies one patch type; returns the patched object or throws the apiserver's StatusError.
+ * `sharesLive`: the patcher never changes `current`, and its result is new only along the paths
+ * the patch changes, sharing every other subtree with `current`; the handler may then give it
+ * the stored object itself (deep-frozen) instead of a copy.
+ */
+export type Patcher = ((input: PatchInput) => Obj) & { sharesLive?: boolean };
 
 export type Patchers = Map<string, Patcher>;
 

@@ -15,7 +15,7 @@ type Obj = Record<string, any>;
 const CUSTOM_RESOURCE_PATCH_TYPES = [JSON_PATCH, MERGE_PATCH, APPLY_PATCH];
 
 export function strategicMergePatcher(schema: () => Schema): Patcher {
-  return ({ current, patch, report }) => {
+  const patcher: Patcher = ({ current, patch, report }) => {
     const root = schema().typeOf(String(current.apiVersion), String(current.kind));
     if (!root) throw unsupportedBodyType(CUSTOM_RESOURCE_PATCH_TYPES);
     const parsed = decodePatch(patch);
@@ -25,7 +25,7 @@ export function strategicMergePatcher(schema: () => Schema): Patcher {
     try {
       const patched = strategicMergePatch(current, parsed as Obj, root);
       // The apiserver prints the patch map (as the merge left it) with %+v.
-      if (report) report.strictValue = goFormatValue(parsed);
+      if (report) report.strictValue = () => goFormatValue(parsed);
       return patched;
     } catch (err) {
       if (!(err instanceof StrategicMergePatchError)) throw err;
@@ -35,4 +35,7 @@ export function strategicMergePatcher(schema: () => Schema): Patcher {
       throw new StatusError(failure(500, 'Unknown', err.message));
     }
   };
+  // strategicMergePatch is copy-on-write.
+  patcher.sharesLive = true;
+  return patcher;
 }
