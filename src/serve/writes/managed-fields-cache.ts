@@ -1,17 +1,30 @@
 /**
  * managedFields of an Update operation, remembered per resource: writes of the same shape by the
  * same manager (a controller updating one field of many objects, a client creating objects
- * alike) get the same entries, so the field sets are computed once per shape.
+ * alike, a patch changing an image) get the same entries, so the field sets are computed once
+ * per shape.
  *
- * What the entries depend on (src/schema/field-manager.ts managedFieldsAfterUpdate): the given
- * entries, the manager, time, subresource and scope, and of the tracked parts of the objects
- * before and after (kind, apiVersion and system metadata left out; status as the scope says)
- * their fields, which leaves changed, and the elements of lists (keys and set values); without a
- * schema also which fields the whole new object has. The key below writes exactly that: every map
- * key, each scalar's type and whether it equals the value before, every list whole, and the shape
- * of the rest of the new object. Objects with the same key therefore get the same entries.
+ * What the entries depend on: the given entries, the manager, time, subresource and scope, and
+ * the objects before and after. With a schema (src/schema/field-manager.ts
+ * managedFieldsAfterUpdate) only through Compare of their tracked parts (kind, apiVersion and
+ * system metadata left out, status as the scope says; a create compares with the kind's zero
+ * object): the paths added, modified and removed, which FieldSet encodes sorted. The key follows
+ * Compare's walk over the schema: a pair of equal values is `=`; a granular map writes every key
+ * with its pair, and the shape of the keys it lost; a granular list (list-map keys or set values)
+ * writes the path element of each element (first occurrence, sorted: order does not matter, later
+ * duplicates are not compared) with its pair, and the shape of the elements it lost; any other
+ * value (scalar, atomic list or map, empty or null map or list) whether it was added, kept or
+ * changed. Without a schema (src/k8s/managed-fields.ts) the entries also keep only the fields the
+ * whole new object has, and lists are keyed by guesses: the key writes every map key, each
+ * scalar's type and whether it equals the value before, every list whole, and the shape of the
+ * rest of the new object; an update that changes a list's content is computed without the table.
+ * Objects with the same key therefore get the same entries.
  */
-import { UNTRACKED_META, type ManagedFieldsEntry } from '../../k8s/managed-fields';
+import { trackedPart, UNTRACKED_META, type ManagedFieldsEntry } from '../../k8s/managed-fields';
+import { zeroObject, type SchemaNode } from '../../schema';
+import { deepEqual } from '../../schema/compare-values';
+import { elementOf, itemElement, memberType, shapeOf } from '../../schema/typed-node';
+import { resourceSchemaNode } from '../resource-schema';
 import type { ServedResource } from '../served-resources';
 import { managedFieldsOfUpdate, type UpdateOperation } from './managed-fields-update';
 import { sameObject } from './stored-write';
@@ -25,12 +38,12 @@ const tables = new WeakMap<ServedResource, Map<string, readonly ManagedFieldsEnt
 
 /**
  * managedFieldsOfUpdate, computed once per shape of the write; the entries returned are the
- * caller's (their fieldsV1 are frozen and shared when they come from the table). An update that
- * changes the content of a list is computed without the table: its key holds both lists whole,
- * so it would meet the same key again only when the same change is made again.
+ * caller's (their fieldsV1 are frozen and shared when they come from the table). Writes the key
+ * cannot describe (see shapeKey and typedKey) are computed without the table.
  */
 export function cachedManagedFields(resource: ServedResource, op: UpdateOperation): ManagedFieldsEntry[] {
-  const key = shapeKey(op);
+  const node = resourceSchemaNode(resource);
+  const key = node ? typedKey(resource, node, op) : shapeKey(op);
   if (key === undefined) return managedFieldsOfUpdate(resource, op);
   let table = tables.get(resource);
   if (!table) tables.set(resource, (table = new Map()));
@@ -43,12 +56,119 @@ export function cachedManagedFields(resource: ServedResource, op: UpdateOperatio
   return entries.map((e) => ({ ...e }));
 }
 
-/** The parts of a shape key, and whether an update changed a list's content (the key is then not used). */
+/** The parts of a shape key, and whether the write is one the key cannot describe (it is then not used). */
 interface KeyParts extends Array<string> {
-  listChanged?: boolean;
+  uncached?: boolean;
 }
 
-/** The write's shape key; undefined when an update changes a list's content. */
+/** With a schema: the key of what Compare finds between the tracked parts (see the file's comment). */
+function typedKey(resource: ServedResource, node: SchemaNode, op: UpdateOperation): string | undefined {
+  // As managedFieldsOfUpdate: a custom resource's zero object has no spec or status.
+  const before = op.before ?? (resource.custom ? { metadata: {} } : zeroObject(resource.codec.type.kind));
+  const out: KeyParts = [];
+  typedPair(out, trackedPart(before, op.scope), trackedPart(op.after, op.scope), node);
+  return withHead(op, out);
+}
+
+/**
+ * Writes the pair (`l` undefined: added) as Compare walks it under `node`. Values Compare would
+ * treat oddly (undefined members or items) and list items without a path element (Compare
+ * throws) make the write uncached.
+ */
+function typedPair(out: KeyParts, l: unknown, r: unknown, node: SchemaNode | undefined): void {
+  if (out.uncached) return;
+  if (l === r) {
+    out.push('=');
+    return;
+  }
+  const ls = l === undefined ? undefined : shapeOf(node, l);
+  const rs = shapeOf(node, r);
+  if (ls !== undefined && ls !== rs) {
+    // Compared as leaves, and values of different shapes differ: modified.
+    out.push('!');
+    return;
+  }
+  if (rs === 'map' && !(isEmptyMap(l) && isEmptyMap(r))) {
+    const lm = isMap(l) ? l : NO_MEMBERS;
+    const rm = isMap(r) ? r : NO_MEMBERS;
+    out.push('{', kindOf(l), kindOf(r));
+    for (const k of Object.keys(rm)) {
+      const v = rm[k];
+      if (v === undefined) return void (out.uncached = true);
+      out.push(String(k.length), ':', k);
+      typedPair(out, Object.hasOwn(lm, k) ? lm[k] : undefined, v, memberType(node, k));
+    }
+    out.push('|');
+    for (const k of Object.keys(lm)) {
+      const v = lm[k];
+      if (v === undefined) return void (out.uncached = true);
+      if (!Object.hasOwn(rm, k)) out.push(String(k.length), ':', k, shape(v));
+    }
+    out.push('}');
+    return;
+  }
+  if (rs === 'list' && !(isEmptyList(l) && isEmptyList(r))) {
+    const li = listItems(out, node, l);
+    const ri = listItems(out, node, r);
+    if (out.uncached) return;
+    const element = elementOf(node);
+    out.push('[', kindOf(l), kindOf(r));
+    for (const pe of sortedKeys(ri)) {
+      out.push(String(pe.length), ':', pe);
+      typedPair(out, li.get(pe), ri.get(pe), element);
+    }
+    out.push('|');
+    for (const pe of sortedKeys(li)) if (!ri.has(pe)) out.push(String(pe.length), ':', pe, shape(li.get(pe)));
+    out.push(']');
+    return;
+  }
+  // A leaf: added, equal, or modified.
+  out.push(l === undefined ? '+' : deepEqual(l, r) ? '=' : '~');
+}
+
+const NO_MEMBERS: Obj = Object.freeze({});
+
+/** A list's items by path element, first occurrence kept (Compare's indexItems); marks the key uncached when an item has none. */
+function listItems(out: KeyParts, node: SchemaNode | undefined, list: unknown): Map<string, unknown> {
+  const items = new Map<string, unknown>();
+  if (!Array.isArray(list)) return items;
+  for (let i = 0; i < list.length; i++) {
+    const item: unknown = list[i];
+    let pe: string;
+    try {
+      if (item === undefined) throw new Error('undefined item');
+      pe = itemElement(node, item, i);
+    } catch {
+      out.uncached = true;
+      return items;
+    }
+    if (!items.has(pe)) items.set(pe, item);
+  }
+  return items;
+}
+
+function sortedKeys(m: Map<string, unknown>): string[] {
+  const keys = [...m.keys()];
+  return keys.length > 1 ? keys.sort() : keys;
+}
+
+/** What Compare tells apart about a value besides its shape: absent, null, list, map, other. */
+function kindOf(v: unknown): string {
+  return v === undefined ? 'u' : v === null ? 'z' : Array.isArray(v) ? 'a' : typeof v === 'object' ? 'm' : 's';
+}
+
+function isEmptyMap(v: unknown): boolean {
+  if (v === undefined || v === null) return true;
+  if (!isMap(v)) return false;
+  for (const _ in v) return false;
+  return true;
+}
+
+function isEmptyList(v: unknown): boolean {
+  return v === undefined || v === null || (Array.isArray(v) && v.length === 0);
+}
+
+/** Without a schema: the write's shape key; undefined when an update changes a list's content. */
 function shapeKey(op: UpdateOperation): string | undefined {
   const before = op.before ?? {};
   const after = op.after;
@@ -64,7 +184,7 @@ function shapeKey(op: UpdateOperation): string | undefined {
     out.push(String(k.length), ':', k, '=');
     if (k === 'metadata') meta(out, before.metadata, after.metadata);
     else pair(out, before[k], after[k]);
-    if (out.listChanged) return undefined;
+    if (out.uncached) return undefined;
     out.push(',');
   }
   out.push('|');
@@ -82,7 +202,7 @@ function shapeKey(op: UpdateOperation): string | undefined {
 
 /** The key: what the entries depend on besides the objects, then the objects' parts. */
 function withHead(op: UpdateOperation, out: KeyParts): string | undefined {
-  if (out.listChanged) return undefined;
+  if (out.uncached) return undefined;
   const head = `${op.before === undefined ? 'create' : 'update'}\n${op.manager}\n${op.time}\n${op.subresource ?? ''}\n${op.scope}\n${op.entries.length === 0 ? '[]' : JSON.stringify(op.entries)}\n`;
   return head + out.join('');
 }
@@ -101,7 +221,7 @@ function untracked(m: unknown): unknown {
 
 /** Writes the shape of `after` against `before`: see the file's comment. */
 function pair(out: KeyParts, before: unknown, after: unknown): void {
-  if (out.listChanged) return;
+  if (out.uncached) return;
   if (isMap(after)) {
     const b = isMap(before) ? before : undefined;
     out.push(b ? '{' : before === undefined ? '+{' : `!${typeOf(before)}{`);
@@ -122,7 +242,7 @@ function pair(out: KeyParts, before: unknown, after: unknown): void {
   }
   if (Array.isArray(after) || Array.isArray(before)) {
     if (before !== undefined && !sameObject(before, after)) {
-      out.listChanged = true;
+      out.uncached = true;
       return;
     }
     out.push('[', JSON.stringify(before) ?? '-', '~', JSON.stringify(after), ']');
