@@ -274,7 +274,9 @@ describe('cachedManagedFields', () => {
       metadata: { name, namespace: 'w', uid: name, resourceVersion: '1', labels: { app: name } },
       spec: { replicas: 1, template: { spec: { containers: [{ name: 'app', image, ports: [{ containerPort: 80 }] }, { name: 'side', image: second }] } } },
     });
-    const entries: ManagedFieldsEntry[] = [{ manager: 'kubectl-create', operation: 'Update', apiVersion: 'apps/v1', time: 't0', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:replicas': {} } } }];
+    // As stored: FieldsV1 frozen throughout.
+    const fieldsV1 = Object.freeze({ 'f:spec': Object.freeze({ 'f:replicas': Object.freeze({}) }) });
+    const entries: ManagedFieldsEntry[] = [{ manager: 'kubectl-create', operation: 'Update', apiVersion: 'apps/v1', time: 't0', fieldsType: 'FieldsV1', fieldsV1 }];
     const op = (name: string, from: string, to: string, second: string): UpdateOperation => ({ entries, manager: 'kubectl-patch', time: 't', scope: 'main', before: deployment(name, from, second), after: deployment(name, to, second) });
     const first = cachedManagedFields(resource, op('a', 'i1', 'i2', 's1'));
     expect(first).toEqual(managedFieldsOfUpdate(resource, op('a', 'i1', 'i2', 's1')));

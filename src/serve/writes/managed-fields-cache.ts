@@ -57,7 +57,8 @@ export function cachedManagedFields(resource: ServedResource, op: UpdateOperatio
 }
 
 /** The parts of a shape key, and whether the write is one the key cannot describe (it is then not used). */
-interface KeyParts extends Array<string> {
+interface KeyParts {
+  text: string;
   uncached?: boolean;
 }
 
@@ -65,7 +66,7 @@ interface KeyParts extends Array<string> {
 function typedKey(resource: ServedResource, node: SchemaNode, op: UpdateOperation): string | undefined {
   // As managedFieldsOfUpdate: a custom resource's zero object has no spec or status.
   const before = op.before ?? (resource.custom ? { metadata: {} } : zeroObject(resource.codec.type.kind));
-  const out: KeyParts = [];
+  const out: KeyParts = { text: '' };
   typedPair(out, trackedPart(before, op.scope), trackedPart(op.after, op.scope), node);
   return withHead(op, out);
 }
@@ -78,52 +79,63 @@ function typedKey(resource: ServedResource, node: SchemaNode, op: UpdateOperatio
 function typedPair(out: KeyParts, l: unknown, r: unknown, node: SchemaNode | undefined): void {
   if (out.uncached) return;
   if (l === r) {
-    out.push('=');
+    out.text += '=';
     return;
   }
   const ls = l === undefined ? undefined : shapeOf(node, l);
   const rs = shapeOf(node, r);
   if (ls !== undefined && ls !== rs) {
     // Compared as leaves, and values of different shapes differ: modified.
-    out.push('!');
+    out.text += '!';
     return;
   }
-  if (rs === 'map' && !(isEmptyMap(l) && isEmptyMap(r))) {
+  if (rs === 'map') {
     const lm = isMap(l) ? l : NO_MEMBERS;
     const rm = isMap(r) ? r : NO_MEMBERS;
-    out.push('{', kindOf(l), kindOf(r));
-    for (const k of Object.keys(rm)) {
-      const v = rm[k];
-      if (v === undefined) return void (out.uncached = true);
-      out.push(String(k.length), ':', k);
-      typedPair(out, Object.hasOwn(lm, k) ? lm[k] : undefined, v, memberType(node, k));
+    const lk = Object.keys(lm);
+    const rk = Object.keys(rm);
+    if (lk.length > 0 || rk.length > 0) {
+      out.text += '{' + kindOf(l) + kindOf(r);
+      let kept = 0;
+      for (const k of rk) {
+        const v = rm[k];
+        if (v === undefined) return void (out.uncached = true);
+        out.text += String(k.length) + ':' + k;
+        if (Object.hasOwn(lm, k)) {
+          kept++;
+          typedPair(out, lm[k], v, memberType(node, k));
+        } else typedPair(out, undefined, v, memberType(node, k));
+      }
+      out.text += '|';
+      // Keys `l` has beyond those `r` kept: removed.
+      if (kept < lk.length) {
+        for (const k of lk) {
+          const v = lm[k];
+          if (v === undefined) return void (out.uncached = true);
+          if (!Object.hasOwn(rm, k)) out.text += String(k.length) + ':' + k + shape(v);
+        }
+      }
+      out.text += '}';
+      return;
     }
-    out.push('|');
-    for (const k of Object.keys(lm)) {
-      const v = lm[k];
-      if (v === undefined) return void (out.uncached = true);
-      if (!Object.hasOwn(rm, k)) out.push(String(k.length), ':', k, shape(v));
-    }
-    out.push('}');
-    return;
   }
   if (rs === 'list' && !(isEmptyList(l) && isEmptyList(r))) {
     const li = listItems(out, node, l);
     const ri = listItems(out, node, r);
     if (out.uncached) return;
     const element = elementOf(node);
-    out.push('[', kindOf(l), kindOf(r));
+    out.text += '[' + kindOf(l) + kindOf(r);
     for (const pe of sortedKeys(ri)) {
-      out.push(String(pe.length), ':', pe);
+      out.text += String(pe.length) + ':' + pe;
       typedPair(out, li.get(pe), ri.get(pe), element);
     }
-    out.push('|');
-    for (const pe of sortedKeys(li)) if (!ri.has(pe)) out.push(String(pe.length), ':', pe, shape(li.get(pe)));
-    out.push(']');
+    out.text += '|';
+    for (const pe of sortedKeys(li)) if (!ri.has(pe)) out.text += String(pe.length) + ':' + pe + shape(li.get(pe));
+    out.text += ']';
     return;
   }
   // A leaf: added, equal, or modified.
-  out.push(l === undefined ? '+' : deepEqual(l, r) ? '=' : '~');
+  out.text += l === undefined ? '+' : deepEqual(l, r) ? '=' : '~';
 }
 
 const NO_MEMBERS: Obj = Object.freeze({});
@@ -157,13 +169,6 @@ function kindOf(v: unknown): string {
   return v === undefined ? 'u' : v === null ? 'z' : Array.isArray(v) ? 'a' : typeof v === 'object' ? 'm' : 's';
 }
 
-function isEmptyMap(v: unknown): boolean {
-  if (v === undefined || v === null) return true;
-  if (!isMap(v)) return false;
-  for (const _ in v) return false;
-  return true;
-}
-
 function isEmptyList(v: unknown): boolean {
   return v === undefined || v === null || (Array.isArray(v) && v.length === 0);
 }
@@ -172,39 +177,67 @@ function isEmptyList(v: unknown): boolean {
 function shapeKey(op: UpdateOperation): string | undefined {
   const before = op.before ?? {};
   const after = op.after;
-  const out: KeyParts = [];
+  const out: KeyParts = { text: '' };
   if (op.scope === 'status') {
     pair(out, before.status, after.status);
     // Without a schema the entries keep only fields the whole new object has.
-    for (const k of Object.keys(after)) if (k !== 'kind' && k !== 'apiVersion' && k !== 'status') out.push('#', String(k.length), ':', k, shape(k === 'metadata' ? untracked(after.metadata) : after[k]));
+    for (const k of Object.keys(after)) if (k !== 'kind' && k !== 'apiVersion' && k !== 'status') out.text += '#' + String(k.length) + ':' + k + shape(k === 'metadata' ? untracked(after.metadata) : after[k]);
     return withHead(op, out);
   }
   for (const k of Object.keys(after)) {
     if (k === 'kind' || k === 'apiVersion' || (k === 'status' && op.scope === 'main')) continue;
-    out.push(String(k.length), ':', k, '=');
+    out.text += String(k.length) + ':' + k + '=';
     if (k === 'metadata') meta(out, before.metadata, after.metadata);
     else pair(out, before[k], after[k]);
     if (out.uncached) return undefined;
-    out.push(',');
+    out.text += ',';
   }
-  out.push('|');
+  out.text += '|';
   for (const k of Object.keys(before)) {
     if (Object.hasOwn(after, k) || k === 'kind' || k === 'apiVersion' || (k === 'status' && op.scope === 'main')) continue;
-    out.push(String(k.length), ':', k, '=');
+    out.text += String(k.length) + ':' + k + '=';
     if (k === 'metadata') meta(out, before.metadata, undefined);
     else pair(out, before[k], undefined);
-    out.push(',');
+    out.text += ',';
   }
   // Without a schema the entries keep only fields the whole new object has (status included).
-  if (op.scope === 'main') out.push('#', shape(after.status));
+  if (op.scope === 'main') out.text += '#' + shape(after.status);
   return withHead(op, out);
 }
 
 /** The key: what the entries depend on besides the objects, then the objects' parts. */
 function withHead(op: UpdateOperation, out: KeyParts): string | undefined {
   if (out.uncached) return undefined;
-  const head = `${op.before === undefined ? 'create' : 'update'}\n${op.manager}\n${op.time}\n${op.subresource ?? ''}\n${op.scope}\n${op.entries.length === 0 ? '[]' : JSON.stringify(op.entries)}\n`;
-  return head + out.join('');
+  const head = `${op.before === undefined ? 'create' : 'update'}\n${op.manager}\n${op.time}\n${op.subresource ?? ''}\n${op.scope}\n${entriesText(op.entries)}\n`;
+  return head + out.text;
+}
+
+/** Numbers of the frozen FieldsV1 values met (frozen JSON data is frozen throughout: it never changes). */
+const fieldsIds = new WeakMap<object, number>();
+let nextFieldsId = 0;
+
+/**
+ * The given entries as the key writes them: what the field manager reads of each (manager,
+ * operation, apiVersion, time, subresource) and its FieldsV1, a frozen one by its number (the
+ * table's answers share theirs, so the next write of the same shape names the same ones).
+ */
+function entriesText(entries: readonly ManagedFieldsEntry[]): string {
+  if (entries.length === 0) return '[]';
+  let text = '';
+  for (const e of entries as readonly unknown[]) {
+    if (!isMap(e)) text += `!${JSON.stringify(e)}`;
+    else {
+      const f: unknown = e.fieldsV1;
+      let fields: string;
+      if (f !== null && typeof f === 'object' && Object.isFrozen(f)) {
+        let id = fieldsIds.get(f);
+        if (id === undefined) fieldsIds.set(f, (id = nextFieldsId++));
+        fields = `#${id}`;
+      } else fields = JSON.stringify(f) ?? 'u';
+      text += `${JSON.stringify([e.manager, e.operation, e.apiVersion, e.time, e.subresource])}${fields};`;
+    }
+  }
+  return text;
 }
 
 /** metadata without the fields the field manager never tracks. */
@@ -224,20 +257,20 @@ function pair(out: KeyParts, before: unknown, after: unknown): void {
   if (out.uncached) return;
   if (isMap(after)) {
     const b = isMap(before) ? before : undefined;
-    out.push(b ? '{' : before === undefined ? '+{' : `!${typeOf(before)}{`);
+    out.text += b ? '{' : before === undefined ? '+{' : `!${typeOf(before)}{`;
     for (const k of Object.keys(after)) {
-      out.push(String(k.length), ':', k);
+      out.text += String(k.length) + ':' + k;
       pair(out, b?.[k], after[k]);
     }
     if (b) {
-      out.push('|');
-      for (const k of Object.keys(b)) if (!Object.hasOwn(after, k)) out.push(String(k.length), ':', k, shape(b[k]));
+      out.text += '|';
+      for (const k of Object.keys(b)) if (!Object.hasOwn(after, k)) out.text += String(k.length) + ':' + k + shape(b[k]);
     }
-    out.push('}');
+    out.text += '}';
     return;
   }
   if (after === undefined) {
-    out.push('-', shape(before));
+    out.text += '-' + shape(before);
     return;
   }
   if (Array.isArray(after) || Array.isArray(before)) {
@@ -245,15 +278,15 @@ function pair(out: KeyParts, before: unknown, after: unknown): void {
       out.uncached = true;
       return;
     }
-    out.push('[', JSON.stringify(before) ?? '-', '~', JSON.stringify(after), ']');
+    out.text += '[' + (JSON.stringify(before) ?? '-') + '~' + JSON.stringify(after) + ']';
     return;
   }
   if (isMap(before)) {
-    out.push('!', shape(before), typeOf(after));
+    out.text += '!' + shape(before) + typeOf(after);
     return;
   }
   // Two scalars (or none before): the type, and whether the value changed.
-  out.push(typeOf(after), before === undefined ? '+' : before === after ? '=' : `~${typeOf(before)}`);
+  out.text += typeOf(after) + (before === undefined ? '+' : before === after ? '=' : `~${typeOf(before)}`);
 }
 
 /** A value's shape alone: maps by their keys, lists whole, scalars by type. */
