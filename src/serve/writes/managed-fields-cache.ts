@@ -1,24 +1,19 @@
 /**
  * managedFields of an Update operation, remembered per resource: writes of the same shape by the
- * same manager (a controller updating one field of many objects, a client creating objects
- * alike, a patch changing an image) get the same entries, so the field sets are computed once
- * per shape.
- *
- * What the entries depend on: the given entries, the manager, time, subresource and scope, and
- * the objects before and after. With a schema (src/schema/field-manager.ts
- * managedFieldsAfterUpdate) only through Compare of their tracked parts (kind, apiVersion and
- * system metadata left out, status as the scope says; a create compares with the kind's zero
- * object): the paths added, modified and removed, which FieldSet encodes sorted. The key follows
- * Compare's walk over the schema: a pair of equal values is `=`; a granular map writes every key
- * with its pair, and the shape of the keys it lost; a granular list (list-map keys or set values)
- * writes the path element of each element (first occurrence, sorted: order does not matter, later
- * duplicates are not compared) with its pair, and the shape of the elements it lost; any other
- * value (scalar, atomic list or map, empty or null map or list) whether it was added, kept or
- * changed. Without a schema (src/k8s/managed-fields.ts) the entries also keep only the fields the
- * whole new object has, and lists are keyed by guesses: the key writes every map key, each
- * scalar's type and whether it equals the value before, every list whole, and the shape of the
- * rest of the new object; an update that changes a list's content is computed without the table.
- * Objects with the same key therefore get the same entries.
+ * same manager (a controller updating one field of many objects, objects created alike, a patch
+ * changing an image) get the same entries, computed once per shape. The entries depend on the
+ * given entries (frozen FieldsV1, which never change, are keyed by identity), the manager, time,
+ * subresource and scope, and on the objects before and after. With a schema
+ * (src/schema/field-manager.ts) only through Compare of their tracked parts (a create's before is
+ * the kind's zero object): the paths added, modified and removed, which FieldSet encodes sorted.
+ * The key follows Compare's walk: equal values `=`; a granular map every key with its pair and
+ * the shape of the keys it lost; a granular list (list-map keys, set values) each element's path
+ * element (first occurrence, sorted: order does not matter, later duplicates are not compared)
+ * with its pair, and the shape of the elements it lost; any other value (scalar, atomic, empty
+ * or null) whether it was added, kept or changed. Without a schema (src/k8s/managed-fields.ts)
+ * the entries keep only fields the whole new object has and lists are keyed by guesses: the key
+ * writes every map key, each scalar's type and whether it changed, every list whole, the shape of
+ * the rest of the new object; an update that changes a list's content is not kept.
  */
 import { trackedPart, UNTRACKED_META, type ManagedFieldsEntry } from '../../k8s/managed-fields';
 import { zeroObject, type SchemaNode } from '../../schema';
@@ -144,24 +139,21 @@ const NO_MEMBERS: Obj = Object.freeze({});
 function listItems(out: KeyParts, node: SchemaNode | undefined, list: unknown): Map<string, unknown> {
   const items = new Map<string, unknown>();
   if (!Array.isArray(list)) return items;
-  for (let i = 0; i < list.length; i++) {
-    const item: unknown = list[i];
-    let pe: string;
-    try {
+  try {
+    for (let i = 0; i < list.length; i++) {
+      const item: unknown = list[i];
       if (item === undefined) throw new Error('undefined item');
-      pe = itemElement(node, item, i);
-    } catch {
-      out.uncached = true;
-      return items;
+      const pe = itemElement(node, item, i);
+      if (!items.has(pe)) items.set(pe, item);
     }
-    if (!items.has(pe)) items.set(pe, item);
+  } catch {
+    out.uncached = true;
   }
   return items;
 }
 
 function sortedKeys(m: Map<string, unknown>): string[] {
-  const keys = [...m.keys()];
-  return keys.length > 1 ? keys.sort() : keys;
+  return m.size > 1 ? [...m.keys()].sort() : [...m.keys()];
 }
 
 /** What Compare tells apart about a value besides its shape: absent, null, list, map, other. */
