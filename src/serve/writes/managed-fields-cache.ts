@@ -1,17 +1,25 @@
 /**
  * managedFields of an Update operation, remembered per resource: writes of the same shape by the
- * same manager (a controller updating one field of many objects, a client creating objects
- * alike) get the same entries, so the field sets are computed once per shape.
- *
- * What the entries depend on (src/schema/field-manager.ts managedFieldsAfterUpdate): the given
- * entries, the manager, time, subresource and scope, and of the tracked parts of the objects
- * before and after (kind, apiVersion and system metadata left out; status as the scope says)
- * their fields, which leaves changed, and the elements of lists (keys and set values); without a
- * schema also which fields the whole new object has. The key below writes exactly that: every map
- * key, each scalar's type and whether it equals the value before, every list whole, and the shape
- * of the rest of the new object. Objects with the same key therefore get the same entries.
+ * same manager (a controller updating one field of many objects, objects created alike, a patch
+ * changing an image) get the same entries, computed once per shape. The entries depend on the
+ * given entries (frozen FieldsV1, which never change, are keyed by identity), the manager, time,
+ * subresource and scope, and on the objects before and after. With a schema
+ * (src/schema/field-manager.ts) only through Compare of their tracked parts (a create's before is
+ * the kind's zero object): the paths added, modified and removed, which FieldSet encodes sorted.
+ * The key follows Compare's walk: equal values `=`; a granular map every key with its pair and
+ * the shape of the keys it lost; a granular list (list-map keys, set values) each element's path
+ * element (first occurrence, sorted: order does not matter, later duplicates are not compared)
+ * with its pair, and the shape of the elements it lost; any other value (scalar, atomic, empty
+ * or null) whether it was added, kept or changed. Without a schema (src/k8s/managed-fields.ts)
+ * the entries keep only fields the whole new object has and lists are keyed by guesses: the key
+ * writes every map key, each scalar's type and whether it changed, every list whole, the shape of
+ * the rest of the new object; an update that changes a list's content is not kept.
  */
-import { UNTRACKED_META, type ManagedFieldsEntry } from '../../k8s/managed-fields';
+import { trackedPart, UNTRACKED_META, type ManagedFieldsEntry } from '../../k8s/managed-fields';
+import { zeroObject, type SchemaNode } from '../../schema';
+import { deepEqual } from '../../schema/compare-values';
+import { elementOf, itemElement, memberType, shapeOf } from '../../schema/typed-node';
+import { resourceSchemaNode } from '../resource-schema';
 import type { ServedResource } from '../served-resources';
 import { managedFieldsOfUpdate, type UpdateOperation } from './managed-fields-update';
 import { sameObject } from './stored-write';
@@ -25,12 +33,12 @@ const tables = new WeakMap<ServedResource, Map<string, readonly ManagedFieldsEnt
 
 /**
  * managedFieldsOfUpdate, computed once per shape of the write; the entries returned are the
- * caller's (their fieldsV1 are frozen and shared when they come from the table). An update that
- * changes the content of a list is computed without the table: its key holds both lists whole,
- * so it would meet the same key again only when the same change is made again.
+ * caller's (their fieldsV1 are frozen and shared when they come from the table). Writes the key
+ * cannot describe (see shapeKey and typedKey) are computed without the table.
  */
 export function cachedManagedFields(resource: ServedResource, op: UpdateOperation): ManagedFieldsEntry[] {
-  const key = shapeKey(op);
+  const node = resourceSchemaNode(resource);
+  const key = node ? typedKey(resource, node, op) : shapeKey(op);
   if (key === undefined) return managedFieldsOfUpdate(resource, op);
   let table = tables.get(resource);
   if (!table) tables.set(resource, (table = new Map()));
@@ -43,48 +51,185 @@ export function cachedManagedFields(resource: ServedResource, op: UpdateOperatio
   return entries.map((e) => ({ ...e }));
 }
 
-/** The parts of a shape key, and whether an update changed a list's content (the key is then not used). */
-interface KeyParts extends Array<string> {
-  listChanged?: boolean;
+/** The parts of a shape key, and whether the write is one the key cannot describe (it is then not used). */
+interface KeyParts {
+  text: string;
+  uncached?: boolean;
 }
 
-/** The write's shape key; undefined when an update changes a list's content. */
+/** With a schema: the key of what Compare finds between the tracked parts (see the file's comment). */
+function typedKey(resource: ServedResource, node: SchemaNode, op: UpdateOperation): string | undefined {
+  // As managedFieldsOfUpdate: a custom resource's zero object has no spec or status.
+  const before = op.before ?? (resource.custom ? { metadata: {} } : zeroObject(resource.codec.type.kind));
+  const out: KeyParts = { text: '' };
+  typedPair(out, trackedPart(before, op.scope), trackedPart(op.after, op.scope), node);
+  return withHead(op, out);
+}
+
+/**
+ * Writes the pair (`l` undefined: added) as Compare walks it under `node`. Values Compare would
+ * treat oddly (undefined members or items) and list items without a path element (Compare
+ * throws) make the write uncached.
+ */
+function typedPair(out: KeyParts, l: unknown, r: unknown, node: SchemaNode | undefined): void {
+  if (out.uncached) return;
+  if (l === r) {
+    out.text += '=';
+    return;
+  }
+  const ls = l === undefined ? undefined : shapeOf(node, l);
+  const rs = shapeOf(node, r);
+  if (ls !== undefined && ls !== rs) {
+    // Compared as leaves, and values of different shapes differ: modified.
+    out.text += '!';
+    return;
+  }
+  if (rs === 'map') {
+    const lm = isMap(l) ? l : NO_MEMBERS;
+    const rm = isMap(r) ? r : NO_MEMBERS;
+    const lk = Object.keys(lm);
+    const rk = Object.keys(rm);
+    if (lk.length > 0 || rk.length > 0) {
+      out.text += '{' + kindOf(l) + kindOf(r);
+      let kept = 0;
+      for (const k of rk) {
+        const v = rm[k];
+        if (v === undefined) return void (out.uncached = true);
+        out.text += String(k.length) + ':' + k;
+        if (Object.hasOwn(lm, k)) {
+          kept++;
+          typedPair(out, lm[k], v, memberType(node, k));
+        } else typedPair(out, undefined, v, memberType(node, k));
+      }
+      out.text += '|';
+      // Keys `l` has beyond those `r` kept: removed.
+      if (kept < lk.length) {
+        for (const k of lk) {
+          const v = lm[k];
+          if (v === undefined) return void (out.uncached = true);
+          if (!Object.hasOwn(rm, k)) out.text += String(k.length) + ':' + k + shape(v);
+        }
+      }
+      out.text += '}';
+      return;
+    }
+  }
+  if (rs === 'list' && !(isEmptyList(l) && isEmptyList(r))) {
+    const li = listItems(out, node, l);
+    const ri = listItems(out, node, r);
+    if (out.uncached) return;
+    const element = elementOf(node);
+    out.text += '[' + kindOf(l) + kindOf(r);
+    for (const pe of sortedKeys(ri)) {
+      out.text += String(pe.length) + ':' + pe;
+      typedPair(out, li.get(pe), ri.get(pe), element);
+    }
+    out.text += '|';
+    for (const pe of sortedKeys(li)) if (!ri.has(pe)) out.text += String(pe.length) + ':' + pe + shape(li.get(pe));
+    out.text += ']';
+    return;
+  }
+  // A leaf: added, equal, or modified.
+  out.text += l === undefined ? '+' : deepEqual(l, r) ? '=' : '~';
+}
+
+const NO_MEMBERS: Obj = Object.freeze({});
+
+/** A list's items by path element, first occurrence kept (Compare's indexItems); marks the key uncached when an item has none. */
+function listItems(out: KeyParts, node: SchemaNode | undefined, list: unknown): Map<string, unknown> {
+  const items = new Map<string, unknown>();
+  if (!Array.isArray(list)) return items;
+  try {
+    for (let i = 0; i < list.length; i++) {
+      const item: unknown = list[i];
+      if (item === undefined) throw new Error('undefined item');
+      const pe = itemElement(node, item, i);
+      if (!items.has(pe)) items.set(pe, item);
+    }
+  } catch {
+    out.uncached = true;
+  }
+  return items;
+}
+
+function sortedKeys(m: Map<string, unknown>): string[] {
+  return m.size > 1 ? [...m.keys()].sort() : [...m.keys()];
+}
+
+/** What Compare tells apart about a value besides its shape: absent, null, list, map, other. */
+function kindOf(v: unknown): string {
+  return v === undefined ? 'u' : v === null ? 'z' : Array.isArray(v) ? 'a' : typeof v === 'object' ? 'm' : 's';
+}
+
+function isEmptyList(v: unknown): boolean {
+  return v === undefined || v === null || (Array.isArray(v) && v.length === 0);
+}
+
+/** Without a schema: the write's shape key; undefined when an update changes a list's content. */
 function shapeKey(op: UpdateOperation): string | undefined {
   const before = op.before ?? {};
   const after = op.after;
-  const out: KeyParts = [];
+  const out: KeyParts = { text: '' };
   if (op.scope === 'status') {
     pair(out, before.status, after.status);
     // Without a schema the entries keep only fields the whole new object has.
-    for (const k of Object.keys(after)) if (k !== 'kind' && k !== 'apiVersion' && k !== 'status') out.push('#', String(k.length), ':', k, shape(k === 'metadata' ? untracked(after.metadata) : after[k]));
+    for (const k of Object.keys(after)) if (k !== 'kind' && k !== 'apiVersion' && k !== 'status') out.text += '#' + String(k.length) + ':' + k + shape(k === 'metadata' ? untracked(after.metadata) : after[k]);
     return withHead(op, out);
   }
   for (const k of Object.keys(after)) {
     if (k === 'kind' || k === 'apiVersion' || (k === 'status' && op.scope === 'main')) continue;
-    out.push(String(k.length), ':', k, '=');
+    out.text += String(k.length) + ':' + k + '=';
     if (k === 'metadata') meta(out, before.metadata, after.metadata);
     else pair(out, before[k], after[k]);
-    if (out.listChanged) return undefined;
-    out.push(',');
+    if (out.uncached) return undefined;
+    out.text += ',';
   }
-  out.push('|');
+  out.text += '|';
   for (const k of Object.keys(before)) {
     if (Object.hasOwn(after, k) || k === 'kind' || k === 'apiVersion' || (k === 'status' && op.scope === 'main')) continue;
-    out.push(String(k.length), ':', k, '=');
+    out.text += String(k.length) + ':' + k + '=';
     if (k === 'metadata') meta(out, before.metadata, undefined);
     else pair(out, before[k], undefined);
-    out.push(',');
+    out.text += ',';
   }
   // Without a schema the entries keep only fields the whole new object has (status included).
-  if (op.scope === 'main') out.push('#', shape(after.status));
+  if (op.scope === 'main') out.text += '#' + shape(after.status);
   return withHead(op, out);
 }
 
 /** The key: what the entries depend on besides the objects, then the objects' parts. */
 function withHead(op: UpdateOperation, out: KeyParts): string | undefined {
-  if (out.listChanged) return undefined;
-  const head = `${op.before === undefined ? 'create' : 'update'}\n${op.manager}\n${op.time}\n${op.subresource ?? ''}\n${op.scope}\n${op.entries.length === 0 ? '[]' : JSON.stringify(op.entries)}\n`;
-  return head + out.join('');
+  if (out.uncached) return undefined;
+  const head = `${op.before === undefined ? 'create' : 'update'}\n${op.manager}\n${op.time}\n${op.subresource ?? ''}\n${op.scope}\n${entriesText(op.entries)}\n`;
+  return head + out.text;
+}
+
+/** Numbers of the frozen FieldsV1 values met (frozen JSON data is frozen throughout: it never changes). */
+const fieldsIds = new WeakMap<object, number>();
+let nextFieldsId = 0;
+
+/**
+ * The given entries as the key writes them: what the field manager reads of each (manager,
+ * operation, apiVersion, time, subresource) and its FieldsV1, a frozen one by its number (the
+ * table's answers share theirs, so the next write of the same shape names the same ones).
+ */
+function entriesText(entries: readonly ManagedFieldsEntry[]): string {
+  if (entries.length === 0) return '[]';
+  let text = '';
+  for (const e of entries as readonly unknown[]) {
+    if (!isMap(e)) text += `!${JSON.stringify(e)}`;
+    else {
+      const f: unknown = e.fieldsV1;
+      let fields: string;
+      if (f !== null && typeof f === 'object' && Object.isFrozen(f)) {
+        let id = fieldsIds.get(f);
+        if (id === undefined) fieldsIds.set(f, (id = nextFieldsId++));
+        fields = `#${id}`;
+      } else fields = JSON.stringify(f) ?? 'u';
+      text += `${JSON.stringify([e.manager, e.operation, e.apiVersion, e.time, e.subresource])}${fields};`;
+    }
+  }
+  return text;
 }
 
 /** metadata without the fields the field manager never tracks. */
@@ -101,39 +246,39 @@ function untracked(m: unknown): unknown {
 
 /** Writes the shape of `after` against `before`: see the file's comment. */
 function pair(out: KeyParts, before: unknown, after: unknown): void {
-  if (out.listChanged) return;
+  if (out.uncached) return;
   if (isMap(after)) {
     const b = isMap(before) ? before : undefined;
-    out.push(b ? '{' : before === undefined ? '+{' : `!${typeOf(before)}{`);
+    out.text += b ? '{' : before === undefined ? '+{' : `!${typeOf(before)}{`;
     for (const k of Object.keys(after)) {
-      out.push(String(k.length), ':', k);
+      out.text += String(k.length) + ':' + k;
       pair(out, b?.[k], after[k]);
     }
     if (b) {
-      out.push('|');
-      for (const k of Object.keys(b)) if (!Object.hasOwn(after, k)) out.push(String(k.length), ':', k, shape(b[k]));
+      out.text += '|';
+      for (const k of Object.keys(b)) if (!Object.hasOwn(after, k)) out.text += String(k.length) + ':' + k + shape(b[k]);
     }
-    out.push('}');
+    out.text += '}';
     return;
   }
   if (after === undefined) {
-    out.push('-', shape(before));
+    out.text += '-' + shape(before);
     return;
   }
   if (Array.isArray(after) || Array.isArray(before)) {
     if (before !== undefined && !sameObject(before, after)) {
-      out.listChanged = true;
+      out.uncached = true;
       return;
     }
-    out.push('[', JSON.stringify(before) ?? '-', '~', JSON.stringify(after), ']');
+    out.text += '[' + (JSON.stringify(before) ?? '-') + '~' + JSON.stringify(after) + ']';
     return;
   }
   if (isMap(before)) {
-    out.push('!', shape(before), typeOf(after));
+    out.text += '!' + shape(before) + typeOf(after);
     return;
   }
   // Two scalars (or none before): the type, and whether the value changed.
-  out.push(typeOf(after), before === undefined ? '+' : before === after ? '=' : `~${typeOf(before)}`);
+  out.text += typeOf(after) + (before === undefined ? '+' : before === after ? '=' : `~${typeOf(before)}`);
 }
 
 /** A value's shape alone: maps by their keys, lists whole, scalars by type. */
