@@ -209,6 +209,7 @@ describe('custom resources: nullable', () => {
           defaulted: { type: 'string', default: 'dflt' },
           must: { type: 'string' },
           labels: { type: 'object', additionalProperties: { type: 'string' } },
+          items: { type: 'array', items: { type: 'string' } },
         } } } } },
       }],
     },
@@ -232,9 +233,18 @@ describe('custom resources: nullable', () => {
     expect(r.json.message).toBe('Nuller.example.com "n2" is invalid: spec.must: Required value');
   });
 
-  it('a null map value of a non-nullable type is refused by validation', async () => {
-    const r = await send('POST', PATH, { apiVersion: 'example.com/v1', kind: 'Nuller', metadata: { name: 'n3' }, spec: { must: 'x', labels: { a: null } } });
+  it('a null map value without nullable is dropped; a null list item is refused by validation', async () => {
+    const created = await send('POST', PATH, { apiVersion: 'example.com/v1', kind: 'Nuller', metadata: { name: 'n3' }, spec: { must: 'x', labels: { a: null, b: 'v' } } });
+    expect(created.status).toBe(201);
+    expect(created.json.spec.labels).toEqual({ b: 'v' });
+    const r = await send('POST', PATH, { apiVersion: 'example.com/v1', kind: 'Nuller', metadata: { name: 'n4' }, spec: { must: 'x', items: ['a', null] } });
     expect(r.status).toBe(422);
-    expect(r.json.details.causes[0]).toMatchObject({ field: 'spec.labels.a' });
+    expect(r.json.details.causes[0]).toMatchObject({ field: 'spec.items[1]' });
+  });
+
+  it('an apply configuration\'s nulls meet the same pruning', async () => {
+    const applied = await send('PATCH', `${PATH}/n5?fieldManager=applier`, { apiVersion: 'example.com/v1', kind: 'Nuller', metadata: { name: 'n5' }, spec: { must: 'x', plain: null, kept: null, defaulted: null } }, 'application/apply-patch+yaml');
+    expect(applied.status).toBe(201);
+    expect(applied.json.spec).toEqual({ must: 'x', kept: null, defaulted: 'dflt' });
   });
 });
