@@ -2,7 +2,7 @@
  * A CustomResourceDefinition's structural schema (`spec.versions[].schema.openAPIV3Schema`) in
  * the compact form of the built-in schema, so the same `Schema` / node helpers read it: field
  * types, `x-kubernetes-list-type`, `-list-map-keys`, `-map-type`, `-preserve-unknown-fields`,
- * `-int-or-string`, `-embedded-resource`, defaults, enums, required. The root gains `apiVersion`,
+ * `-int-or-string`, `-embedded-resource`, `nullable`, defaults, enums, required. The root gains `apiVersion`,
  * `kind` (strings) and `metadata` (kept whole), as the apiserver's CR schema does. Pure.
  */
 import { Schema, type SchemaData } from './schema';
@@ -64,6 +64,7 @@ function convert(s: Obj): SchemaNodeData {
   if (Array.isArray(s['x-kubernetes-list-map-keys'])) out.listMapKeys = s['x-kubernetes-list-map-keys'].map(String);
   if (s['x-kubernetes-map-type']) out.mapType = s['x-kubernetes-map-type'];
   if (s['x-kubernetes-preserve-unknown-fields'] === true) out.preserveUnknownFields = true;
+  if (s.nullable === true) out.nullable = true;
   if (s['x-kubernetes-embedded-resource'] === true) {
     out.embeddedResource = true;
     out.properties = { ...(out.properties ?? {}), apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { type: 'any' } };

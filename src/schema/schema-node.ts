@@ -40,6 +40,8 @@ export interface SchemaNodeData {
   mapType?: MapType;
   preserveUnknownFields?: boolean;
   embeddedResource?: boolean;
+  /** A custom resource schema's `nullable: true`. */
+  nullable?: boolean;
 }
 
 /** A linked schema node (built by `Schema`; treat as read-only). */
@@ -64,6 +66,7 @@ export interface SchemaNode {
   readonly mapType?: MapType;
   readonly preserveUnknownFields?: boolean;
   readonly embeddedResource?: boolean;
+  readonly nullable?: boolean;
 }
 
 /** The type of field `name` of an object node, or undefined when the node has no such field. */

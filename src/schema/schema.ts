@@ -82,4 +82,5 @@ function copyAnnotations(node: MutableNode, data: SchemaNodeData): void {
   if (data.mapType !== undefined) node.mapType = data.mapType;
   if (data.preserveUnknownFields !== undefined) node.preserveUnknownFields = data.preserveUnknownFields;
   if (data.embeddedResource !== undefined) node.embeddedResource = data.embeddedResource;
+  if (data.nullable !== undefined) node.nullable = data.nullable;
 }

@@ -16,4 +16,23 @@ describe('pruneUnknownFields over the built-in schema', () => {
     expect(pruneUnknownFields(rev, builtinSchema().typeOf('apps/v1', 'ControllerRevision')!)).toEqual([]);
     expect(rev.data).toEqual({ anything: { goes: true } });
   });
+
+  it('with goNulls, gives every null what the Go round trip leaves: no field, a zero struct, a zero scalar, null', () => {
+    const deployment: Record<string, any> = {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' },
+      spec: { replicas: null, selector: null, template: null, strategy: { type: null, rollingUpdate: { maxSurge: null } } },
+      status: { conditions: [null], replicas: null },
+    };
+    expect(pruneUnknownFields(deployment, builtinSchema().typeOf('apps/v1', 'Deployment')!, true)).toEqual([]);
+    expect(deployment.spec).toEqual({ selector: null, template: { metadata: { creationTimestamp: null }, spec: { containers: null } }, strategy: { rollingUpdate: {} } });
+    expect(deployment.status.conditions).toEqual([{ type: '', status: '', lastUpdateTime: null, lastTransitionTime: null }]);
+    expect(deployment.status).not.toHaveProperty('replicas');
+  });
+
+  it('with goNulls, a null to change inside a frozen subtree is a frozen write (TypeError); without it the subtree is left alone', () => {
+    const spec = Object.freeze({ containers: Object.freeze([Object.freeze({ name: 'c', args: null })]) });
+    const root = builtinSchema().typeOf('v1', 'Pod')!;
+    expect(pruneUnknownFields({ spec }, root)).toEqual([]);
+    expect(() => pruneUnknownFields({ spec }, root, true)).toThrow(TypeError);
+  });
 });

@@ -3,7 +3,9 @@
  * fields the schema does not declare are pruned from what is stored whatever the directive, and a
  * repeated key keeps its last value; `Warn` (and absent) answers with one
  * `Warning: 299 - "unknown field \"…\""` / `"duplicate field \"…\""` header each, `Strict`
- * refuses the write (400 for a decoded body, 422 for a patch), `Ignore` says nothing.
+ * refuses the write (400 for a decoded body, 422 for a patch), `Ignore` says nothing. The same
+ * walk gives a built-in kind's `null` members what the apiserver's Go round trip leaves of them
+ * (src/schema/go-nulls.ts), on create and update bodies and on every patch result.
  */
 import type { ServerResponse } from 'node:http';
 import { aggregateText, invalidField, toCause } from '../../k8s/field-errors';
@@ -24,7 +26,15 @@ function unknownFields(ctx: ResourceRequest, obj: Obj): string[] {
   if (ctx.resource.info.unstructured) return [];
   const { apiVersion, kind } = ctx.resource.codec.type;
   const root = builtinSchema().typeOf(apiVersion, kind);
-  return root ? pruneUnknownFields(obj, root) : [];
+  return root ? pruneUnknownFields(obj, root, true) : [];
+}
+
+/**
+ * An apply result's nulls (structured-merge-diff keeps the nulls of an apply configuration in the
+ * merged object; the apiserver's decoding into the Go struct then settles them).
+ */
+export function settleAppliedNulls(ctx: ResourceRequest, obj: Obj): void {
+  if (!ctx.resource.custom) unknownFields(ctx, obj);
 }
 
 const unknownText = (f: string) => `unknown field ${JSON.stringify(f)}`;

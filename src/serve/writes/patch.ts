@@ -9,7 +9,7 @@ import type { StoredObject } from '../../reconstruct';
 import type { Revision } from '../../store/revision';
 import type { ResourceRequest } from '../resource-request';
 import { NAMESPACE_MISMATCH } from './create';
-import { validateApplyBody, validatePatchedFields } from './field-validation';
+import { settleAppliedNulls, validateApplyBody, validatePatchedFields } from './field-validation';
 import { checkPatchedFieldTypes } from './field-types';
 import { applyBodyJson } from './apply-patcher';
 import { freezeObject, isFrozenWrite } from '../../wire/frozen-tree';
@@ -105,6 +105,7 @@ function patchedObject(a: PatchAttempt, base: Obj, shared: boolean): Obj {
   const result = patched;
   checkPatchedFieldTypes(ctx, result, contentType, () => report.strictValue?.() ?? patchedJson(result));
   if (!isApply) validatePatchedFields(ctx, result, options.fieldValidation, () => report.strictValue?.() ?? patchedJson(result));
+  else settleAppliedNulls(ctx, result);
   const patchedName = patched.metadata.name ?? '';
   if (patchedName !== name) throw badRequestMessage(`the name of the object (${patchedName}) does not match the name on the URL (${name})`);
   if (ctx.resource.namespaced && (patched.metadata.namespace ?? ctx.info.namespace) !== ctx.info.namespace) throw badRequestMessage(NAMESPACE_MISMATCH);
