@@ -1,14 +1,81 @@
+/**
+ * `/healthz`, `/livez`, `/readyz` as a healthy kube-apiserver v1.26 (default flags) answers them
+ * (k8s.io/apiserver pkg/server/healthz): `ok`, or with `?verbose` one `[+]<check> ok` line per
+ * check and `<livez|readyz|healthz> check passed`; `?exclude=<check>` (repeatable) turns a check's
+ * line into `[+]<check> excluded: ok` and names the ones that match nothing in a `warn:` line.
+ * Each check also has its own path, `/livez/ping`, `/readyz/poststarthook/rbac/bootstrap-roles` …,
+ * answering `ok`.
+ */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-const HEALTH_PATHS = new Set(['/healthz', '/readyz', '/livez']);
+/** The checks all three endpoints list: ping, log, etcd, then the post-start hooks in the order v1.26 registers them. */
+const COMMON = [
+  'ping',
+  'log',
+  'etcd',
+  ...[
+    'start-kube-apiserver-admission-initializer',
+    'generic-apiserver-start-informers',
+    'priority-and-fairness-config-consumer',
+    'priority-and-fairness-filter',
+    'storage-object-count-tracker-hook',
+    'start-apiextensions-informers',
+    'start-apiextensions-controllers',
+    'crd-informer-synced',
+    'bootstrap-controller',
+    'rbac/bootstrap-roles',
+    'scheduling/bootstrap-system-priority-classes',
+    'priority-and-fairness-config-producer',
+    'start-cluster-authentication-info-controller',
+    'start-kube-apiserver-identity-lease-controller',
+    'start-kube-apiserver-identity-lease-garbage-collector',
+    'aggregator-reload-proxy-client-cert',
+    'start-kube-aggregator-informers',
+    'apiservice-registration-controller',
+    'apiservice-status-available-controller',
+    'kube-apiserver-autoregistration',
+  ].map((hook) => `poststarthook/${hook}`),
+  'autoregister-completion',
+  'poststarthook/apiservice-openapi-controller',
+  'poststarthook/apiservice-openapiv3-controller',
+];
 
-/** Answers `/healthz`, `/readyz`, `/livez` (and their `?verbose` forms) with `ok`, as the apiserver does. Returns whether it answered. */
+const READYZ = [...COMMON.slice(0, 3), 'etcd-readiness', 'informer-sync', ...COMMON.slice(3), 'shutdown'];
+
+export const HEALTH_CHECKS: Readonly<Record<string, readonly string[]>> = { healthz: COMMON, livez: COMMON, readyz: READYZ };
+
+/** Answers a health path (an endpoint or one of its checks); returns whether it did. */
 export function answerHealth(req: IncomingMessage, res: ServerResponse): boolean {
   const url = req.url ?? '';
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
-  if (!HEALTH_PATHS.has(path)) return false;
+  const slash = path.indexOf('/', 1);
+  const name = path.slice(1, slash < 0 ? undefined : slash);
+  const checks = HEALTH_CHECKS[name];
+  if (!checks || !path.startsWith('/')) return false;
+  if (slash >= 0) {
+    if (!checks.includes(path.slice(slash + 1))) return false;
+    // adaptCheckToHandler: `fmt.Fprint(w, "ok")`, its type sniffed.
+    res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+    res.end('ok');
+    return true;
+  }
   res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
-  res.end('ok');
+  const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+  res.end(query.has('verbose') ? verbose(name, checks, query.getAll('exclude')) : 'ok');
   return true;
+}
+
+/** handleRootHealth's verbose text when every check passes. */
+function verbose(name: string, checks: readonly string[], exclude: string[]): string {
+  const excluded = new Set(exclude);
+  let out = '';
+  for (const check of checks) {
+    out += excluded.delete(check) ? `[+]${check} excluded: ok\n` : `[+]${check} ok\n`;
+  }
+  if (excluded.size > 0) {
+    const names = [...excluded].sort().map((n) => JSON.stringify(n));
+    out += `warn: some health checks cannot be excluded: no matches for ${names.join(',')}\n`;
+  }
+  return `${out}${name} check passed\n`;
 }

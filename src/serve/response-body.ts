@@ -55,6 +55,19 @@ export function writeBody(
 
 const NO_HEADERS: Record<string, string> = {};
 
+/**
+ * Sends a status with no body (Go's bare `w.WriteHeader(code)`): no Content-Type, `Content-Length: 0`
+ * except on a 304 (Go writes none where a body is not allowed).
+ */
+export function writeEmptyBody(res: ServerResponse, code: number, headers: Record<string, string | string[]>): void {
+  if (code !== 304) return send(res, code, '', headers);
+  if (res.headersSent) return void res.destroy();
+  const raw: Array<string | string[]> = ['Cache-Control', headers['Cache-Control'] ?? 'no-cache, private'];
+  for (const name of Object.keys(headers).sort()) if (name !== 'Cache-Control') raw.push(name, headers[name]!);
+  res.writeHead(code, raw);
+  res.end();
+}
+
 /** Sends bytes as they are (no re-indent, newline or gzip): WriteRawJSON bodies and recorded answers. */
 export function writeRawBody(res: ServerResponse, code: number, body: Buffer | string, contentType: string, extraHeaders: Record<string, string | string[]> = {}): void {
   send(res, code, body, { 'Content-Type': contentType, ...extraHeaders });

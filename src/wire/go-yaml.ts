@@ -4,27 +4,27 @@
  * OpenAPI v2 protobuf document): block mappings and sequences, the indentation rule of yaml.v3's
  * yaml_emitter_increase_indent with 4 spaces (a collection inside a sequence item is indented 2
  * past the `- `, any other nested collection to the next multiple of 4, sequences in mappings
- * indented too), `{}` and `[]` for empty collections, a trailing newline. Scalars are plain when a
- * YAML 1.1 or 1.2 reader would read the same string back; otherwise double-quoted when the plain
- * text would read as another type (`"true"`, `"123"`, `""`), single-quoted when it is not valid
- * plain text (`'#/x'`). Strings with line breaks are double-quoted (yaml.v3 writes a literal
- * block; a reader gets the same string).
+ * indented too), `{}` and `[]` for empty collections, a trailing newline. A mapping key on more
+ * than one line or longer than 128 bytes is written as `? key` with the value after `: `.
+ * Strings: go-yaml-scalar.ts.
  */
-import { stringify as yamlStringify } from 'yaml';
+import { stringScalar, analyze, LINE_ENDED } from './go-yaml-scalar';
 
 const INDENT = 4;
 
 export function goYaml(value: unknown): string {
   const lines: string[] = [];
   const first = node(value, 0, 'root', lines);
-  return first === undefined ? lines.join('\n') + '\n' : first + '\n';
+  const text = first === undefined ? lines.join('\n') + '\n' : first + '\n';
+  return text.includes(LINE_ENDED) ? text.split(LINE_ENDED + '\n').join('') : text;
 }
 
 type Parent = 'root' | 'mapping' | 'sequence';
 
 /**
- * Appends `value`'s lines to `lines` and returns undefined, or returns its inline text (a scalar
- * or an empty collection). `indent` is the enclosing collection's indentation.
+ * Appends `value`'s lines to `lines` and returns undefined, or returns its inline text (a scalar,
+ * possibly followed by the lines of a literal block, or an empty collection). `indent` is the
+ * enclosing collection's indentation.
  */
 function node(value: unknown, indent: number, parent: Parent, lines: string[]): string | undefined {
   if (Array.isArray(value)) {
@@ -44,15 +44,29 @@ function node(value: unknown, indent: number, parent: Parent, lines: string[]): 
     if (entries.length === 0) return '{}';
     const at = nestedIndent(indent, parent);
     for (const [k, v] of entries) {
-      const key = `${pad(at)}${scalar(k)}:`;
+      if (simpleKey(k)) {
+        const key = `${pad(at)}${scalar(k, 0, true)}:`;
+        const start = lines.length;
+        lines.push(key);
+        const inline = node(v, at, 'mapping', lines);
+        if (inline !== undefined) lines[start] = `${key} ${inline}`;
+        continue;
+      }
+      lines.push(`${pad(at)}? ${scalar(k, nestedIndent(at, 'mapping'))}`);
       const start = lines.length;
-      lines.push(key);
       const inline = node(v, at, 'mapping', lines);
-      if (inline !== undefined) lines[start] = `${key} ${inline}`;
+      if (inline !== undefined) lines.push(`${pad(at)}: ${inline}`);
+      // A collection value's first line follows the `:`, at its own indentation.
+      else lines[start] = `${pad(at)}:${lines[start]!.slice(at + 1)}`;
     }
     return undefined;
   }
-  return scalar(value);
+  return scalar(value, parent === 'root' ? INDENT : nestedIndent(indent, parent));
+}
+
+/** yaml_emitter_check_simple_key: a key on one line of at most 128 bytes. */
+function simpleKey(k: string): boolean {
+  return Buffer.byteLength(k) <= 128 && (k === '' || !analyze(k).multiline);
 }
 
 /** yaml_emitter_increase_indent: 0 at the root, +2 inside a sequence item, else the next multiple of 4. */
@@ -66,27 +80,14 @@ function pad(n: number): string {
   return ' '.repeat(n);
 }
 
-const scalars = new Map<string, string>();
+const oneLine = new Map<string, string>();
 
-function scalar(value: unknown): string {
+/** `indent`: where a multi-line scalar's later lines start. */
+function scalar(value: unknown, indent: number, key = false): string {
   if (typeof value !== 'string') return value === null || value === undefined ? 'null' : String(value);
-  let text = scalars.get(value);
-  if (text === undefined) scalars.set(value, (text = stringScalar(value)));
+  let text = oneLine.get(value);
+  if (text !== undefined) return text;
+  text = stringScalar(value, indent, key);
+  if (!text.includes('\n') && !/[\u2028\u2029]/.test(value)) oneLine.set(value, text);
   return text;
-}
-
-const OTHER_TYPE = [
-  /^(|~|null|Null|NULL)$/,
-  /^(true|True|TRUE|false|False|FALSE|y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/,
-  /^[-+]?(0|[1-9][0-9_]*|0x[0-9a-fA-F_]+|0o?[0-7_]+|0b[01_]+)$/,
-  /^[-+]?(\.[0-9]+|[0-9][0-9_]*(\.[0-9_]*)?)([eE][-+]?[0-9]+)?$/,
-  /^[-+]?\.(inf|Inf|INF)$|^\.(nan|NaN|NAN)$/,
-  /^[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?$/,
-  /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}/,
-];
-
-/** yaml.v3's choice for a string: forced double quotes when its resolver reads the plain text as another type. */
-function stringScalar(s: string): string {
-  if (s.includes('\n') || OTHER_TYPE.some((re) => re.test(s))) return JSON.stringify(s);
-  return yamlStringify(s, { version: '1.1', lineWidth: 0 }).slice(0, -1) === s ? s : `'${s.replace(/'/g, "''")}'`;
 }

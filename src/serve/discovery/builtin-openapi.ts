@@ -1,25 +1,27 @@
 /**
  * `/openapi/v2` and `/openapi/v3/P` from the built-in API (data/builtin-api/), with the headers
  * kube-apiserver v1.26 sends (reference/openapi/HEADERS.txt): `Content-Type: text/plain;
- * charset=utf-8` (http.ServeContent sniffs the JSON), the document's hash as `Etag` (304 on
- * `If-None-Match`), `Cache-Control: public, immutable` and a year's `Expires` for a v3 document
+ * charset=utf-8` (http.ServeContent sniffs the JSON), the document's hash as `Etag` (304 on an
+ * `If-None-Match` that matches it as ServeContent compares), `Vary: Accept` (v2: `Vary:
+ * Accept-Encoding` before it), `Cache-Control: public, immutable` and a year's `Expires` for a v3 document
  * asked for by its current `?hash=`. `/openapi/v2` is also served as protobuf (gnostic's
  * `openapi.v2.Document`, encoded from the JSON document: openapi-v2-protobuf.ts) to a client that
  * asks for `application/com.github.proto-openapi.spec.v2@v1.0+protobuf` (client-go's
  * OpenAPISchema), with the JSON's ETag and `Content-Type: application/octet-stream` (sniffed, as
  * v1.26 sends it); the first Accept clause (goautoneg order) that either form matches decides.
- * The v3 documents are JSON only: a client that accepts nothing but protobuf gets 406. Gzip-encoded
+ * The v3 documents are JSON only: a client that accepts nothing but protobuf gets kube-openapi's
+ * empty 406 (openapi-preconditions.ts). Gzip-encoded
  * (the shipped bytes) for clients that accept it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { notAcceptable } from '../../k8s/status';
 import type { BuiltinApi } from '../builtin-api';
 import { parseAccept } from '../negotiate';
-import { acceptsGzip, sendStatusBody, writeRawBody } from '../response-body';
+import { acceptsGzip, writeRawBody } from '../response-body';
 import { isOpenApiJsonClause, isOpenApiProtobufClause } from './accept-clauses';
 import type { CustomDiscoveryEntry } from './custom-discovery';
 import { CustomOpenApiV2 } from './custom-openapi-v2';
 import { OpenApiV2Protobuf } from './openapi-v2-protobuf';
+import { ifNoneMatchHits, openApiVary, sendNotModified, sendOpenApiNotAcceptable } from './openapi-preconditions';
 
 const SNIFFED_JSON = 'text/plain; charset=utf-8';
 const SNIFFED_BINARY = 'application/octet-stream';
@@ -68,7 +70,7 @@ export class BuiltinOpenApi {
       };
       const format = v2Format(req.headers.accept);
       const answer = format === 'json' ? { body: json, type: SNIFFED_JSON } : format === 'protobuf' ? { body: protobuf, type: SNIFFED_BINARY } : undefined;
-      this.send(req, res, answer, hash, {}, ['Accept-Encoding', 'Accept']);
+      this.send(req, res, answer, hash, {}, openApiVary(path), path);
       return true;
     }
     const v3 = /^\/openapi\/v3\/(.+)$/.exec(path)?.[1];
@@ -77,22 +79,32 @@ export class BuiltinOpenApi {
     const asked = new URL(req.url ?? '/', 'http://kubetape.invalid').searchParams.get('hash');
     const caching: Record<string, string> = asked === hash ? { 'Cache-Control': 'public, immutable', Expires: new Date(Date.now() + YEAR_MS).toUTCString().replace('GMT', 'UTC') } : {};
     const answer = jsonAccepted(req.headers.accept) ? { body: () => this.api.openApiV3(v3, encodingFor(req))!, type: SNIFFED_JSON } : undefined;
-    this.send(req, res, answer, hash, caching, 'Accept-Encoding');
+    // kube-openapi's v3 handler sets `Vary: Accept`; kubetape also gzips it, so Accept-Encoding too.
+    this.send(req, res, answer, hash, caching, encodingFor(req) === 'gzip' ? ['Accept', 'Accept-Encoding'] : 'Accept', path);
     return true;
   }
 
-  /** 304 for a matching `If-None-Match`, else `answer` (made only now), or 406 without one. */
-  private send(req: IncomingMessage, res: ServerResponse, answer: { body: () => Buffer; type: string } | undefined, hash: string, headers: Record<string, string>, vary: string | string[]): void {
+  /** 406 without `answer` (kube-openapi checks Accept first), else 304 for a matching `If-None-Match`, else `answer` (made only now). */
+  private send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    answer: { body: () => Buffer; type: string } | undefined,
+    hash: string,
+    headers: Record<string, string>,
+    vary: string | string[],
+    path: string,
+  ): void {
     const etag = `"${hash}"`;
-    if (req.headers['if-none-match'] === etag) {
-      res.writeHead(304, { ...headers, Etag: etag });
-      res.end();
-      return;
-    }
-    if (!answer) return sendStatusBody(req, res, notAcceptable());
+    if (!answer) return sendOpenApiNotAcceptable(res, path);
+    if (ifNoneMatchHits(header(req, 'if-none-match'), etag)) return sendNotModified(res, { ...headers, Etag: etag, Vary: vary });
     const encoding: Record<string, string> = encodingFor(req) === 'gzip' ? { 'Content-Encoding': 'gzip' } : {};
     writeRawBody(res, 200, answer.body(), answer.type, { ...headers, ...encoding, Etag: etag, Vary: vary });
   }
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 function encodingFor(req: IncomingMessage): 'identity' | 'gzip' {

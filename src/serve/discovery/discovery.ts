@@ -46,6 +46,7 @@ import { RecordedDiscovery, headerValue, type AggregatedVersion } from './record
 import { AGGREGATED_KIND, aggregatedVersionAccepted, jsonAccepted } from './accept-clauses';
 import { OpenApiV2Protobuf } from './openapi-v2-protobuf';
 import { pickOpenApiAnswer, sendRecordedOpenApi } from './recorded-openapi';
+import { ifNoneMatchHits, sendNotModified, sendOpenApiNotAcceptable } from './openapi-preconditions';
 
 export interface DiscoveryOptions {
   /** /version when the recording has none (default: a v1.26.4 server). */
@@ -217,7 +218,7 @@ export class Discovery {
     }
     const picked = pickOpenApiAnswer(path, answers, req.headers.accept);
     if (!picked) {
-      sendStatusBody(req, res, notAcceptable());
+      sendOpenApiNotAcceptable(res, path);
       return true;
     }
     const withCustom = path === '/openapi/v3' && custom && !picked.encodeV2 ? indexWithCustomDocuments(picked.answer.body, custom) : undefined;
@@ -253,15 +254,12 @@ export class Discovery {
         if (v) doc = openApiV3Document(g.name, v.version, v.resources, gitVersion);
       }
       if (!doc) return sendStatusBody(req, res, resourceNotFound());
-      const etag = `"${openApiHash(doc)}"`;
-      headers = { Etag: etag };
-      if (req.headers['if-none-match'] === etag) {
-        res.writeHead(304, headers);
-        res.end();
-        return;
-      }
+      // kube-openapi's group-version handler: Vary, then 406 or the ETag and ServeContent's 304.
+      if (!jsonAccepted(req.headers.accept)) return sendOpenApiNotAcceptable(res, path);
+      headers = { Etag: `"${openApiHash(doc)}"`, Vary: 'Accept' };
+      const inm = req.headers['if-none-match'];
+      if (ifNoneMatchHits(Array.isArray(inm) ? inm.join(', ') : inm, headers.Etag)) return sendNotModified(res, headers);
     }
-    if (!jsonAccepted(req.headers.accept)) return sendStatusBody(req, res, notAcceptable());
     writeRawBody(res, 200, JSON.stringify(doc), JSON_TYPE, headers);
   }
 }
