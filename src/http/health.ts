@@ -44,17 +44,25 @@ const READYZ = [...COMMON.slice(0, 3), 'etcd-readiness', 'informer-sync', ...COM
 
 export const HEALTH_CHECKS: Readonly<Record<string, readonly string[]>> = { healthz: COMMON, livez: COMMON, readyz: READYZ };
 
+/** Whether `url` is a health path kubetape answers itself (an endpoint or one of its checks). */
+export function isHealthPath(url: string): boolean {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  const slash = path.indexOf('/', 1);
+  const checks = path.startsWith('/') ? HEALTH_CHECKS[path.slice(1, slash < 0 ? undefined : slash)] : undefined;
+  return checks !== undefined && (slash < 0 || checks.includes(path.slice(slash + 1)));
+}
+
 /** Answers a health path (an endpoint or one of its checks); returns whether it did. */
 export function answerHealth(req: IncomingMessage, res: ServerResponse): boolean {
   const url = req.url ?? '';
+  if (!isHealthPath(url)) return false;
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
   const slash = path.indexOf('/', 1);
   const name = path.slice(1, slash < 0 ? undefined : slash);
-  const checks = HEALTH_CHECKS[name];
-  if (!checks || !path.startsWith('/')) return false;
+  const checks = HEALTH_CHECKS[name]!;
   if (slash >= 0) {
-    if (!checks.includes(path.slice(slash + 1))) return false;
     // adaptCheckToHandler: `fmt.Fprint(w, "ok")`, its type sniffed.
     res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
     res.end('ok');

@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FrameContext, FrameDecision, ReplayHooks, RequestContext } from './hooks';
 import { decodeWatchFrame } from '../wire';
+import { isHealthPath } from '../http/health';
 import type { FaultInjector } from '../faults/injector';
 import { applyPlan, sleep, type FaultPlan } from '../faults/plan';
 import { WatchStreamGuard } from '../faults/watch-stream-guard';
@@ -16,15 +17,13 @@ interface StreamState {
   closed: Promise<void>;
 }
 
-const KUBETAPE_OWN_PATHS = new Set(['/healthz', '/readyz', '/livez']);
-
 /** Hooks applying `faults` to a replay; `inner` hooks (the caller's own) run first. */
 export function replayFaultHooks(faults: FaultInjector, inner?: ReplayHooks): ReplayHooks {
   const streams = new WeakMap<IncomingMessage, StreamState>();
   return {
     async onRequest(ctx: RequestContext): Promise<boolean> {
       if (inner?.onRequest && (await inner.onRequest(ctx))) return true;
-      if (faults.size === 0 || KUBETAPE_OWN_PATHS.has((ctx.req.url ?? '').split('?')[0]!)) return false;
+      if (faults.size === 0 || isHealthPath(ctx.req.url ?? '')) return false;
       const plan = faults.plan(ctx.req);
       if (plan.rules.length === 0) return false;
       ctx.note({ faults: plan.rules });

@@ -104,6 +104,16 @@ describe('replay with faults', () => {
     );
     expect(res).toBe('ECONNRESET');
   });
+
+  it('a rule matching every path leaves the health endpoints and their checks to kubetape', async () => {
+    server.faults.add({ faults: [{ name: 'all-down', match: { path: '/**' }, action: { type: 'status', code: 500 } }] });
+    for (const path of ['/readyz', '/livez?verbose', '/readyz/ping', '/livez/etcd', '/healthz']) {
+      const res = await rawGet(server.url, path);
+      expect([path, res.status]).toEqual([path, 200]);
+    }
+    expect((await rawGet(server.url, '/api/v1/namespaces/default/configmaps')).status).toBe(500);
+    expect((await rawGet(server.url, '/readyz/no-such-check')).status).toBe(500);
+  });
 });
 
 /**
