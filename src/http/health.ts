@@ -64,11 +64,11 @@ export function answerHealth(req: IncomingMessage, res: ServerResponse): boolean
   const checks = HEALTH_CHECKS[name]!;
   if (slash >= 0) {
     // adaptCheckToHandler: `fmt.Fprint(w, "ok")`, its type sniffed.
-    res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+    res.writeHead(200, { 'Cache-Control': 'no-cache, private', 'Content-Type': 'text/plain; charset=utf-8' });
     res.end('ok');
     return true;
   }
-  res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+  res.writeHead(200, { 'Cache-Control': 'no-cache, private', 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
   const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
   res.end(query.has('verbose') ? verbose(name, checks, query.getAll('exclude')) : 'ok');
   return true;

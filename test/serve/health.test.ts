@@ -37,7 +37,7 @@ describe('health endpoints', () => {
   test('`ok` without verbose; kubectl get --raw /livez?verbose and /readyz?verbose list every check', async () => {
     for (const path of ['/healthz', '/livez', '/readyz']) {
       const r = await get(`${api.url}${path}`);
-      expect([r.status, r.text, r.headers['content-type'], r.headers['x-content-type-options']]).toEqual([200, 'ok', 'text/plain; charset=utf-8', 'nosniff']);
+      expect([r.status, r.text, r.headers['cache-control'], r.headers['content-type'], r.headers['x-content-type-options']]).toEqual([200, 'ok', 'no-cache, private', 'text/plain; charset=utf-8', 'nosniff']);
     }
     const livez = await kubectl(api.kubeconfigPath, join(dir, 'cache'), ['get', '--raw', '/livez?verbose']);
     expect(livez.stdout).toBe(LIVEZ);
@@ -59,7 +59,7 @@ describe('health endpoints', () => {
   test('one path per check answers ok; a check an endpoint does not have is not found', async () => {
     for (const path of ['/livez/ping', '/readyz/ping', '/readyz/informer-sync', '/livez/etcd', '/readyz/poststarthook/rbac/bootstrap-roles', '/healthz/log', '/readyz/shutdown']) {
       const r = await get(`${api.url}${path}`);
-      expect([path, r.status, r.text, r.headers['content-type']]).toEqual([path, 200, 'ok', 'text/plain; charset=utf-8']);
+      expect([path, r.status, r.text, r.headers['cache-control'], r.headers['content-type']]).toEqual([path, 200, 'ok', 'no-cache, private', 'text/plain; charset=utf-8']);
     }
     expect((await get(`${api.url}/livez/informer-sync`)).status).toBe(404);
     expect((await get(`${api.url}/livez/nope`)).status).toBe(404);
