@@ -15,13 +15,12 @@
  * writes every map key, each scalar's type and whether it changed, every list whole, the shape of
  * the rest of the new object; an update that changes a list's content is not kept.
  */
-import { trackedPart, UNTRACKED_META, type ManagedFieldsEntry } from '../../k8s/managed-fields';
-import { zeroObject, type SchemaNode } from '../../schema';
-import { deepEqual } from '../../schema/compare-values';
-import { elementOf, itemElement, memberType, shapeOf } from '../../schema/typed-node';
+import { UNTRACKED_META, type ManagedFieldsEntry } from '../../k8s/managed-fields';
 import { resourceSchemaNode } from '../resource-schema';
 import type { ServedResource } from '../served-resources';
 import { managedFieldsOfUpdate, type UpdateOperation } from './managed-fields-update';
+import { typedKeyParts } from './managed-fields-typed-key';
+import { isMap, shape, typeOf, type KeyParts } from './shape-key-parts';
 import { sameObject } from './stored-write';
 
 type Obj = Record<string, any>;
@@ -38,7 +37,7 @@ const tables = new WeakMap<ServedResource, Map<string, readonly ManagedFieldsEnt
  */
 export function cachedManagedFields(resource: ServedResource, op: UpdateOperation): ManagedFieldsEntry[] {
   const node = resourceSchemaNode(resource);
-  const key = node ? typedKey(resource, node, op) : shapeKey(op);
+  const key = node ? withHead(op, typedKeyParts(resource, node, op)) : shapeKey(op);
   if (key === undefined) return managedFieldsOfUpdate(resource, op);
   let table = tables.get(resource);
   if (!table) tables.set(resource, (table = new Map()));
@@ -51,119 +50,6 @@ export function cachedManagedFields(resource: ServedResource, op: UpdateOperatio
   return entries.map((e) => ({ ...e }));
 }
 
-/** The parts of a shape key, and whether the write is one the key cannot describe (it is then not used). */
-interface KeyParts {
-  text: string;
-  uncached?: boolean;
-}
-
-/** With a schema: the key of what Compare finds between the tracked parts (see the file's comment). */
-function typedKey(resource: ServedResource, node: SchemaNode, op: UpdateOperation): string | undefined {
-  // As managedFieldsOfUpdate: a custom resource's zero object has no spec or status.
-  const before = op.before ?? (resource.custom ? { metadata: {} } : zeroObject(resource.codec.type.kind));
-  const out: KeyParts = { text: '' };
-  typedPair(out, trackedPart(before, op.scope), trackedPart(op.after, op.scope), node);
-  return withHead(op, out);
-}
-
-/**
- * Writes the pair (`l` undefined: added) as Compare walks it under `node`. Values Compare would
- * treat oddly (undefined members or items) and list items without a path element (Compare
- * throws) make the write uncached.
- */
-function typedPair(out: KeyParts, l: unknown, r: unknown, node: SchemaNode | undefined): void {
-  if (out.uncached) return;
-  if (l === r) {
-    out.text += '=';
-    return;
-  }
-  const ls = l === undefined ? undefined : shapeOf(node, l);
-  const rs = shapeOf(node, r);
-  if (ls !== undefined && ls !== rs) {
-    // Compared as leaves, and values of different shapes differ: modified.
-    out.text += '!';
-    return;
-  }
-  if (rs === 'map') {
-    const lm = isMap(l) ? l : NO_MEMBERS;
-    const rm = isMap(r) ? r : NO_MEMBERS;
-    const lk = Object.keys(lm);
-    const rk = Object.keys(rm);
-    if (lk.length > 0 || rk.length > 0) {
-      out.text += '{' + kindOf(l) + kindOf(r);
-      let kept = 0;
-      for (const k of rk) {
-        const v = rm[k];
-        if (v === undefined) return void (out.uncached = true);
-        out.text += String(k.length) + ':' + k;
-        if (Object.hasOwn(lm, k)) {
-          kept++;
-          typedPair(out, lm[k], v, memberType(node, k));
-        } else typedPair(out, undefined, v, memberType(node, k));
-      }
-      out.text += '|';
-      // Keys `l` has beyond those `r` kept: removed.
-      if (kept < lk.length) {
-        for (const k of lk) {
-          const v = lm[k];
-          if (v === undefined) return void (out.uncached = true);
-          if (!Object.hasOwn(rm, k)) out.text += String(k.length) + ':' + k + shape(v);
-        }
-      }
-      out.text += '}';
-      return;
-    }
-  }
-  if (rs === 'list' && !(isEmptyList(l) && isEmptyList(r))) {
-    const li = listItems(out, node, l);
-    const ri = listItems(out, node, r);
-    if (out.uncached) return;
-    const element = elementOf(node);
-    out.text += '[' + kindOf(l) + kindOf(r);
-    for (const pe of sortedKeys(ri)) {
-      out.text += String(pe.length) + ':' + pe;
-      typedPair(out, li.get(pe), ri.get(pe), element);
-    }
-    out.text += '|';
-    for (const pe of sortedKeys(li)) if (!ri.has(pe)) out.text += String(pe.length) + ':' + pe + shape(li.get(pe));
-    out.text += ']';
-    return;
-  }
-  // A leaf: added, equal, or modified.
-  out.text += l === undefined ? '+' : deepEqual(l, r) ? '=' : '~';
-}
-
-const NO_MEMBERS: Obj = Object.freeze({});
-
-/** A list's items by path element, first occurrence kept (Compare's indexItems); marks the key uncached when an item has none. */
-function listItems(out: KeyParts, node: SchemaNode | undefined, list: unknown): Map<string, unknown> {
-  const items = new Map<string, unknown>();
-  if (!Array.isArray(list)) return items;
-  try {
-    for (let i = 0; i < list.length; i++) {
-      const item: unknown = list[i];
-      if (item === undefined) throw new Error('undefined item');
-      const pe = itemElement(node, item, i);
-      if (!items.has(pe)) items.set(pe, item);
-    }
-  } catch {
-    out.uncached = true;
-  }
-  return items;
-}
-
-function sortedKeys(m: Map<string, unknown>): string[] {
-  return m.size > 1 ? [...m.keys()].sort() : [...m.keys()];
-}
-
-/** What Compare tells apart about a value besides its shape: absent, null, list, map, other. */
-function kindOf(v: unknown): string {
-  return v === undefined ? 'u' : v === null ? 'z' : Array.isArray(v) ? 'a' : typeof v === 'object' ? 'm' : 's';
-}
-
-function isEmptyList(v: unknown): boolean {
-  return v === undefined || v === null || (Array.isArray(v) && v.length === 0);
-}
 
 /** Without a schema: the write's shape key; undefined when an update changes a list's content. */
 function shapeKey(op: UpdateOperation): string | undefined {
@@ -279,23 +165,6 @@ function pair(out: KeyParts, before: unknown, after: unknown): void {
   }
   // Two scalars (or none before): the type, and whether the value changed.
   out.text += typeOf(after) + (before === undefined ? '+' : before === after ? '=' : `~${typeOf(before)}`);
-}
-
-/** A value's shape alone: maps by their keys, lists whole, scalars by type. */
-function shape(value: unknown): string {
-  if (isMap(value)) return `{${Object.keys(value).map((k) => `${k.length}:${k}${shape(value[k])}`).join('')}}`;
-  if (Array.isArray(value)) return `[${JSON.stringify(value)}]`;
-  return typeOf(value);
-}
-
-function typeOf(value: unknown): string {
-  if (value === null) return 'z';
-  if (value === undefined) return 'u';
-  return (typeof value)[0]!;
-}
-
-function isMap(v: unknown): v is Obj {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 function deepFreeze<T>(value: T): T {
