@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, haveChromium } from '../support/browser';
+import { CHROMIUM, haveChromium, openPage } from '../support/browser';
 import { explore } from '../../src/explore';
 
 
@@ -72,12 +72,9 @@ describe('explore on the child-maker controller', () => {
     const html = join(buggyOut, 'report.html');
     const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
     try {
-      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
       const requests: string[] = [];
-      page.on('request', (r) => requests.push(r.url()));
       const url = pathToFileURL(html).href;
-      await page.goto(url);
-      await page.waitForSelector('body[data-ready="1"]');
+      const page = await openPage(browser, url, requests);
       await page.click('.findings button[data-class="intermediate-state"]');
       await page.waitForSelector('#finding h2:has-text("intermediate-state")');
       // The UI's timeline over the recorded run: the workload's and the controller's lanes, the perturbation on the controller's.

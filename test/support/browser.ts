@@ -20,9 +20,10 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
 }
 
-/** A 1400×800 page at `url`, once the page says it is ready. */
-export async function openPage(browser: Browser, url: string): Promise<Page> {
+/** A 1400×800 page at `url`, once the page says it is ready; `requests`, when given, collects the URL of every request it makes. */
+export async function openPage(browser: Browser, url: string, requests?: string[]): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1400, height: 800 } });
+  if (requests) page.on('request', (r) => requests.push(r.url()));
   await page.goto(url);
   await page.waitForSelector('body[data-ready="1"]');
   return page;

@@ -234,3 +234,13 @@ export function configMap(name: string, rv: number, data: Record<string, string>
   if (extra.labels) metadata.labels = extra.labels;
   return { metadata, data };
 }
+
+/** How many exchanges the recording at `db` holds (read through its own connection). */
+export function exchangeCount(db: string): number {
+  const file = openRecording(db, { readonly: true });
+  try {
+    return file.prepare('SELECT count(*) FROM exchanges').pluck().get() as number;
+  } finally {
+    file.close();
+  }
+}

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { describeBrowser, haveChromium, launchBrowser, openPage as openBrowserPage } from '../support/browser';
 import { inspectRecording } from '../../src/inspect';
-import { openRecording } from '../../src/recording/open';
+import { exchangeCount } from '../support/recording-builder';
 import { serve, type ServeServer } from '../../src/serve';
 import { startUi, type UiServer } from '../../src/ui';
 import { kubectl } from '../support/kube-clients';
@@ -45,15 +45,6 @@ function bandPixels(page: Page, rgb: [number, number, number], band = 64): Promi
 }
 const RV_COLOUR: [number, number, number] = [0x1f, 0x9e, 0x89];
 const FLOOR_COLOUR: [number, number, number] = [0xd7, 0x26, 0x3d];
-
-function exchangeCount(db: string): number {
-  const file = openRecording(db, { readonly: true });
-  try {
-    return file.prepare('SELECT count(*) FROM exchanges').pluck().get() as number;
-  } finally {
-    file.close();
-  }
-}
 
 describeBrowser('the resourceVersion band on the example recording', () => {
   it('has a point for every answer that carried an RV (lists, gets, writes, watch events) and no floor line', async () => {

@@ -14,7 +14,7 @@ import { inspectRecording } from '../../src/inspect';
 import { startUi, writeReport, type UiServer } from '../../src/ui';
 import { kubectl } from '../faults/clients';
 import { json } from '../support/http-client';
-import { openRecording } from '../../src/recording/open';
+import { exchangeCount } from '../support/recording-builder';
 import { recordSession, type RecordedSession } from '../support/record-session';
 
 const EXAMPLE = join(__dirname, '..', '..', 'recordings', 'examples', 'configmaps.db');
@@ -35,15 +35,6 @@ afterAll(async () => {
 });
 
 const openPage = (url: string): Promise<Page> => openBrowserPage(browser, url);
-
-function exchangeCount(db: string): number {
-  const file = openRecording(db, { readonly: true });
-  try {
-    return file.prepare('SELECT count(*) FROM exchanges').pluck().get() as number;
-  } finally {
-    file.close();
-  }
-}
 
 async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
   const end = Date.now() + timeoutMs;
@@ -349,12 +340,9 @@ describeBrowser('inspect --html', () => {
     const out = join(dir, 'report.html');
     const bytes = writeReport(EXAMPLE, out, inspectRecording);
     expect(statSync(out).size).toBe(bytes);
-    const page = await browser.newPage({ viewport: { width: 1400, height: 800 } });
     const requests: string[] = [];
-    page.on('request', (r) => requests.push(r.url()));
     const url = pathToFileURL(out).href;
-    await page.goto(url);
-    await page.waitForSelector('body[data-ready="1"]');
+    const page = await openBrowserPage(browser, url, requests);
     expect(await timelineCount(page, 'lanes')).toBe(3);
     expect(await timelineCount(page, 'events')).toBe(9);
     await page.click('.tab[data-tab="objects"]');
