@@ -83,7 +83,8 @@ function isEmptyMap(v: unknown): boolean {
   return v === undefined || v === null || (isPlainObject(v) && Object.keys(v).length === 0);
 }
 
-function isEmptyList(v: unknown): boolean {
+/** Whether `v` is absent, null or an empty list (Compare treats them alike). */
+export function isEmptyList(v: unknown): boolean {
   return v === undefined || v === null || (Array.isArray(v) && v.length === 0);
 }
 

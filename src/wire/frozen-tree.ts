@@ -41,7 +41,12 @@ function freezeMetadata(meta: Obj): void {
   Object.freeze(meta);
 }
 
-/** Freezes `value` and everything in it (arrays and objects). */
+/** Freezes `value` and everything in it (arrays and objects); returns it. */
+export function freezeJson<T>(value: T): T {
+  freezeTree(value);
+  return value;
+}
+
 function freezeTree(value: unknown): void {
   if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
   if (Array.isArray(value)) {

@@ -21,7 +21,7 @@ import type { ServedResource } from '../served-resources';
 import { managedFieldsOfUpdate, type UpdateOperation } from './managed-fields-update';
 import { typedKeyParts } from './managed-fields-typed-key';
 import { isMap, shape, typeOf, type KeyParts } from './shape-key-parts';
-import { sameObject } from './stored-write';
+import { freezeJson } from '../../wire/frozen-tree';
 
 type Obj = Record<string, any>;
 
@@ -43,7 +43,7 @@ export function cachedManagedFields(resource: ServedResource, op: UpdateOperatio
   if (!table) tables.set(resource, (table = new Map()));
   let entries = table.get(key);
   if (!entries) {
-    entries = managedFieldsOfUpdate(resource, op).map((e) => Object.freeze({ ...e, fieldsV1: deepFreeze(e.fieldsV1) }));
+    entries = managedFieldsOfUpdate(resource, op).map((e) => Object.freeze({ ...e, fieldsV1: freezeJson(e.fieldsV1) }));
     if (table.size >= MAX_SHAPES) table.clear();
     table.set(key, entries);
   }
@@ -152,11 +152,13 @@ function pair(out: KeyParts, before: unknown, after: unknown): void {
     return;
   }
   if (Array.isArray(after) || Array.isArray(before)) {
-    if (before !== undefined && !sameObject(before, after)) {
+    const beforeText = JSON.stringify(before);
+    const afterText = JSON.stringify(after);
+    if (before !== undefined && beforeText !== afterText) {
       out.uncached = true;
       return;
     }
-    out.text += '[' + (JSON.stringify(before) ?? '-') + '~' + JSON.stringify(after) + ']';
+    out.text += '[' + (beforeText ?? '-') + '~' + afterText + ']';
     return;
   }
   if (isMap(before)) {
@@ -165,12 +167,4 @@ function pair(out: KeyParts, before: unknown, after: unknown): void {
   }
   // Two scalars (or none before): the type, and whether the value changed.
   out.text += typeOf(after) + (before === undefined ? '+' : before === after ? '=' : `~${typeOf(before)}`);
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object') {
-    for (const v of Object.values(value)) deepFreeze(v);
-    Object.freeze(value);
-  }
-  return value;
 }

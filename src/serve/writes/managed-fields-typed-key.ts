@@ -5,8 +5,8 @@
  */
 import { trackedPart } from '../../k8s/managed-fields';
 import { zeroObject, type SchemaNode } from '../../schema';
-import { deepEqual } from '../../schema/compare-values';
-import { elementOf, itemElement, memberType, shapeOf } from '../../schema/typed-node';
+import { deepEqual, isEmptyList } from '../../schema/compare-values';
+import { elementOf, indexItems, memberType, shapeOf } from '../../schema/typed-node';
 import type { ServedResource } from '../served-resources';
 import type { UpdateOperation } from './managed-fields-update';
 import { isMap, shape, type KeyParts } from './shape-key-parts';
@@ -93,19 +93,14 @@ const NO_MEMBERS: Obj = Object.freeze({});
 
 /** A list's items by path element, first occurrence kept (Compare's indexItems); marks the key uncached when an item has none. */
 function listItems(out: KeyParts, node: SchemaNode | undefined, list: unknown): Map<string, unknown> {
-  const items = new Map<string, unknown>();
-  if (!Array.isArray(list)) return items;
+  if (!Array.isArray(list)) return new Map();
   try {
-    for (let i = 0; i < list.length; i++) {
-      const item: unknown = list[i];
-      if (item === undefined) throw new Error('undefined item');
-      const pe = itemElement(node, item, i);
-      if (!items.has(pe)) items.set(pe, item);
-    }
+    if (list.includes(undefined)) throw new Error('undefined item');
+    return indexItems(node, list);
   } catch {
     out.uncached = true;
+    return new Map();
   }
-  return items;
 }
 
 function sortedKeys(m: Map<string, unknown>): string[] {
@@ -115,8 +110,4 @@ function sortedKeys(m: Map<string, unknown>): string[] {
 /** What Compare tells apart about a value besides its shape: absent, null, list, map, other. */
 function kindOf(v: unknown): string {
   return v === undefined ? 'u' : v === null ? 'z' : Array.isArray(v) ? 'a' : typeof v === 'object' ? 'm' : 's';
-}
-
-function isEmptyList(v: unknown): boolean {
-  return v === undefined || v === null || (Array.isArray(v) && v.length === 0);
 }

@@ -14,7 +14,7 @@ import type { ResourceRequest } from '../resource-request';
 import { fallBack, representation } from '../resource-handlers';
 import { writeBody } from '../response-body';
 import type { WriteDeps } from './write-deps';
-import { objectOf, restampedJson, restampedText, WrittenObject } from './written-object';
+import { objectOf, restampedText, WrittenObject } from './written-object';
 
 type Obj = Record<string, any>;
 
@@ -92,7 +92,7 @@ export function commitObject(ctx: ResourceRequest, deps: WriteDeps, key: string,
 export function commitDeletion(ctx: ResourceRequest, deps: WriteDeps, key: string, last: Obj, lastStored?: StoredObject): WrittenObject {
   let stored!: WrittenObject;
   const value = (rev: number): WrittenObject => {
-    const json = lastStored instanceof WrittenObject && !ctx.resource.custom ? restampedJson(lastStored, String(rev)) : undefined;
+    const json = lastStored instanceof WrittenObject && !ctx.resource.custom ? restampedText(lastStored.json!, String(rev)) : undefined;
     if (json === undefined) return withRv(ctx, last, rev);
     return new WrittenObject({ ...last, metadata: { ...last.metadata, resourceVersion: String(rev) } }, json);
   };

@@ -116,14 +116,6 @@ function isJsonValue(v: unknown): boolean {
 }
 
 /**
- * The text of a WrittenObject of a built-in kind with another resourceVersion, or undefined when
- * its metadata is not where goJson of an ordered object puts it (see restampedText).
- */
-export function restampedJson(value: WrittenObject, rv: string): string | undefined {
-  return restampedText(value.json!, rv);
-}
-
-/**
  * goJson of an ordered object of a built-in kind, `json`, with another resourceVersion (which it
  * has), or undefined when its metadata is not where goJson of an ordered object puts it. Such a
  * text starts `{"kind":…,"apiVersion":…,"metadata":{` and metadata's members before
