@@ -15,6 +15,25 @@ import { RecordingBuilder } from '../support/recording-builder';
 const PROTOBUF_V3 = 'application/com.github.proto-openapi.spec.v3@v1.0+protobuf';
 const headerLines = (raw: string[], name: string): string[] => raw.filter((_, i) => i % 2 === 1 && raw[i - 1]!.toLowerCase() === name.toLowerCase());
 
+describe('OpenAPI v3 documents of built-in kinds and of CRDs', () => {
+  let api: ServeServer;
+  beforeAll(async () => {
+    api = await serve({ seed: 3, crds: [join(__dirname, '..', 'fixtures', 'crds', 'widgets.yaml')] });
+  });
+  afterAll(() => api.close());
+
+  test('take the same Accept: text/plain (curl, browsers) and */* give JSON, a protobuf-only Accept 406', async () => {
+    for (const path of ['/openapi/v3/api/v1', '/openapi/v3/apis/example.com/v1']) {
+      for (const accept of ['text/plain', '*/*', 'application/json']) {
+        const r = await get(`${api.url}${path}`, { headers: { Accept: accept } });
+        expect([path, accept, r.status]).toEqual([path, accept, 200]);
+        expect(JSON.parse(r.text).openapi).toMatch(/^3\./);
+      }
+      expect((await get(`${api.url}${path}`, { headers: { Accept: PROTOBUF_V3 } })).status).toBe(406);
+    }
+  });
+});
+
 describe('OpenAPI answers from an empty serve', () => {
   let api: ServeServer;
   beforeAll(async () => {

@@ -19,9 +19,9 @@ export function aggregatedVersionAccepted(accept: string | undefined): Aggregate
   return undefined;
 }
 
-export function jsonAccepted(accept: string | undefined): boolean {
-  if (!accept) return true;
-  return parseAccept(accept).some((c) => (c.type === '*' && c.subType === '*') || (c.type === 'application' && (c.subType === '*' || c.subType === 'json')));
+/** Whether an OpenAPI document may be answered as JSON for `accept` (no Accept, or a clause isOpenApiJsonClause takes). */
+export function openApiJsonAccepted(accept: string | undefined): boolean {
+  return !accept || parseAccept(accept).some(isOpenApiJsonClause);
 }
 
 /** A clause kube-openapi's handler serves an OpenAPI document as JSON for (`*` and `text/plain` kept for curl and browsers). */

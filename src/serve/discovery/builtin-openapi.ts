@@ -17,7 +17,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BuiltinApi } from '../builtin-api';
 import { parseAccept } from '../negotiate';
 import { acceptsGzip, writeRawBody } from '../response-body';
-import { isOpenApiJsonClause, isOpenApiProtobufClause } from './accept-clauses';
+import { isOpenApiJsonClause, isOpenApiProtobufClause, openApiJsonAccepted } from './accept-clauses';
 import type { CustomDiscoveryEntry } from './custom-discovery';
 import { CustomOpenApiV2 } from './custom-openapi-v2';
 import { OpenApiV2Protobuf } from './openapi-v2-protobuf';
@@ -78,7 +78,7 @@ export class BuiltinOpenApi {
     if (v3 === undefined || hash === undefined) return false;
     const asked = new URL(req.url ?? '/', 'http://kubetape.invalid').searchParams.get('hash');
     const caching: Record<string, string> = asked === hash ? { 'Cache-Control': 'public, immutable', Expires: new Date(Date.now() + YEAR_MS).toUTCString().replace('GMT', 'UTC') } : {};
-    const answer = jsonAccepted(req.headers.accept) ? { body: () => this.api.openApiV3(v3, encodingFor(req))!, type: SNIFFED_JSON } : undefined;
+    const answer = openApiJsonAccepted(req.headers.accept) ? { body: () => this.api.openApiV3(v3, encodingFor(req))!, type: SNIFFED_JSON } : undefined;
     // kube-openapi's v3 handler sets `Vary: Accept`; kubetape also gzips it, so Accept-Encoding too.
     this.send(req, res, answer, hash, caching, encodingFor(req) === 'gzip' ? ['Accept', 'Accept-Encoding'] : 'Accept', path);
     return true;
@@ -109,10 +109,6 @@ function header(req: IncomingMessage, name: string): string | undefined {
 
 function encodingFor(req: IncomingMessage): 'identity' | 'gzip' {
   return acceptsGzip(req) ? 'gzip' : 'identity';
-}
-
-function jsonAccepted(accept: string | undefined): boolean {
-  return !accept || parseAccept(accept).some(isOpenApiJsonClause);
 }
 
 /** The form of `/openapi/v2` the first Accept clause either form matches asks for (kube-openapi's handler: JSON, then protobuf). */

@@ -43,7 +43,7 @@ import { BuiltinOpenApi } from './builtin-openapi';
 import { addToRecorded } from './recorded-additions';
 export { aggregatedVersionAccepted } from './accept-clauses';
 import { RecordedDiscovery, headerValue, type AggregatedVersion } from './recorded-discovery';
-import { AGGREGATED_KIND, aggregatedVersionAccepted, jsonAccepted } from './accept-clauses';
+import { AGGREGATED_KIND, aggregatedVersionAccepted, openApiJsonAccepted } from './accept-clauses';
 import { OpenApiV2Protobuf } from './openapi-v2-protobuf';
 import { pickOpenApiAnswer, sendRecordedOpenApi } from './recorded-openapi';
 import { ifNoneMatchHits, sendNotModified, sendOpenApiNotAcceptable } from './openapi-preconditions';
@@ -255,7 +255,7 @@ export class Discovery {
       }
       if (!doc) return sendStatusBody(req, res, resourceNotFound());
       // kube-openapi's group-version handler: Vary, then 406 or the ETag and ServeContent's 304.
-      if (!jsonAccepted(req.headers.accept)) return sendOpenApiNotAcceptable(res, path);
+      if (!openApiJsonAccepted(req.headers.accept)) return sendOpenApiNotAcceptable(res, path);
       headers = { Etag: `"${openApiHash(doc)}"`, Vary: 'Accept' };
       const inm = req.headers['if-none-match'];
       if (ifNoneMatchHits(Array.isArray(inm) ? inm.join(', ') : inm, headers.Etag)) return sendNotModified(res, headers);
