@@ -42,35 +42,41 @@ const COMMON = [
 
 const READYZ = [...COMMON.slice(0, 3), 'etcd-readiness', 'informer-sync', ...COMMON.slice(3), 'shutdown'];
 
-export const HEALTH_CHECKS: Readonly<Record<string, readonly string[]>> = { healthz: COMMON, livez: COMMON, readyz: READYZ };
+const HEALTH_CHECKS: Readonly<Record<string, readonly string[]>> = { healthz: COMMON, livez: COMMON, readyz: READYZ };
+
+/** The health endpoint `url` names (`healthz`, `livez`, `readyz`), its checks, and the one check it asks for; undefined for any other path. */
+function healthTarget(url: string): { name: string; checks: readonly string[]; check?: string; query: string } | undefined {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  if (!path.startsWith('/')) return undefined;
+  const slash = path.indexOf('/', 1);
+  const name = path.slice(1, slash < 0 ? undefined : slash);
+  const checks = Object.hasOwn(HEALTH_CHECKS, name) ? HEALTH_CHECKS[name] : undefined;
+  if (!checks) return undefined;
+  const query = q < 0 ? '' : url.slice(q + 1);
+  if (slash < 0) return { name, checks, query };
+  const check = path.slice(slash + 1);
+  return checks.includes(check) ? { name, checks, check, query } : undefined;
+}
 
 /** Whether `url` is a health path kubetape answers itself (an endpoint or one of its checks). */
 export function isHealthPath(url: string): boolean {
-  const q = url.indexOf('?');
-  const path = q < 0 ? url : url.slice(0, q);
-  const slash = path.indexOf('/', 1);
-  const checks = path.startsWith('/') ? HEALTH_CHECKS[path.slice(1, slash < 0 ? undefined : slash)] : undefined;
-  return checks !== undefined && (slash < 0 || checks.includes(path.slice(slash + 1)));
+  return healthTarget(url) !== undefined;
 }
 
 /** Answers a health path (an endpoint or one of its checks); returns whether it did. */
 export function answerHealth(req: IncomingMessage, res: ServerResponse): boolean {
-  const url = req.url ?? '';
-  if (!isHealthPath(url)) return false;
-  const q = url.indexOf('?');
-  const path = q < 0 ? url : url.slice(0, q);
-  const slash = path.indexOf('/', 1);
-  const name = path.slice(1, slash < 0 ? undefined : slash);
-  const checks = HEALTH_CHECKS[name]!;
-  if (slash >= 0) {
+  const target = healthTarget(req.url ?? '');
+  if (!target) return false;
+  if (target.check !== undefined) {
     // adaptCheckToHandler: `fmt.Fprint(w, "ok")`, its type sniffed.
     res.writeHead(200, { 'Cache-Control': 'no-cache, private', 'Content-Type': 'text/plain; charset=utf-8' });
     res.end('ok');
     return true;
   }
   res.writeHead(200, { 'Cache-Control': 'no-cache, private', 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
-  const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
-  res.end(query.has('verbose') ? verbose(name, checks, query.getAll('exclude')) : 'ok');
+  const query = new URLSearchParams(target.query);
+  res.end(query.has('verbose') ? verbose(target.name, target.checks, query.getAll('exclude')) : 'ok');
   return true;
 }
 

@@ -63,5 +63,6 @@ describe('health endpoints', () => {
     }
     expect((await get(`${api.url}/livez/informer-sync`)).status).toBe(404);
     expect((await get(`${api.url}/livez/nope`)).status).toBe(404);
+    for (const path of ['/constructor', '/toString', '/readyz/constructor']) expect([path, (await get(`${api.url}${path}`)).status]).toEqual([path, 404]);
   });
 });
