@@ -62,19 +62,19 @@ const YAML_SERIALIZER: Serializer = { type: 'application', subType: 'yaml', form
 const PROTOBUF_SERIALIZER: Serializer = { type: 'application', subType: 'vnd.kubernetes.protobuf', format: 'protobuf' };
 
 /** Chooses how to answer a get (`object`), list or watch, or throws the apiserver's 406. */
-export function negotiate(acceptHeader: string | undefined, opts: NegotiateOptions): Representation {
+export function negotiate(acceptHeader: string | undefined, opts: NegotiateOptions): Readonly<Representation> {
   const key = `${opts.target}\n${opts.protobufAvailable ? 1 : 0}\n${acceptHeader ?? ''}`;
   let rep = negotiated.get(key);
   if (!rep) {
-    rep = negotiateAccept(acceptHeader, opts);
+    rep = Object.freeze(negotiateAccept(acceptHeader, opts));
     if (negotiated.size >= MAX_NEGOTIATED) negotiated.clear();
     negotiated.set(key, rep);
   }
-  return { ...rep };
+  return rep;
 }
 
-/** Representations negotiated per target, protobuf availability and Accept header (a 406 is not kept). */
-const negotiated = new Map<string, Representation>();
+/** Representations negotiated per target, protobuf availability and Accept header (shared, frozen; a 406 is not kept). */
+const negotiated = new Map<string, Readonly<Representation>>();
 const MAX_NEGOTIATED = 256;
 
 function negotiateAccept(acceptHeader: string | undefined, opts: NegotiateOptions): Representation {
