@@ -37,8 +37,10 @@ export function runHooks(log: RunLog, perturber: Perturber, activity: Activity):
       const entry = log.add({ kind: 'request', who, verb: ctx.info.verb, resource: resourceOf(ctx), namespace: ctx.info.namespace ?? '', name: ctx.info.name ?? '' });
       ctx.res.once('finish', () => ((entry as { status?: number }).status = ctx.res.statusCode));
       if (who !== 'controller') {
-        if (WRITE_VERBS.has(ctx.info.verb)) activity.lastWorkloadWrite = log.now();
-        if (WRITE_VERBS.has(ctx.info.verb)) tapAnswer(ctx, (obj) => obj?.metadata?.resourceVersion && log.workloadRevs.add(Number(obj.metadata.resourceVersion)));
+        if (WRITE_VERBS.has(ctx.info.verb)) {
+          activity.lastWorkloadWrite = log.now();
+          tapAnswer(ctx, (obj) => obj?.metadata?.resourceVersion && log.workloadRevs.add(Number(obj.metadata.resourceVersion)));
+        }
         return false;
       }
       activity.lastControllerRequest = log.now();

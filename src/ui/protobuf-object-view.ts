@@ -12,7 +12,7 @@ import { ProtobufSchema, type ProtobufSchemaData } from '../wire/protobuf-schema
 import { protobufToJson } from '../wire/protobuf-to-json';
 
 /** The descriptors serve ships for the built-in kinds (the same file src/serve/builtin-protobuf.ts reads). */
-export const PROTOBUF_DESCRIPTORS = join(__dirname, '..', '..', 'data', 'builtin-api', 'protobuf.json.gz');
+const PROTOBUF_DESCRIPTORS = join(__dirname, '..', '..', 'data', 'builtin-api', 'protobuf.json.gz');
 
 let shipped: ProtobufSchema | null | undefined;
 

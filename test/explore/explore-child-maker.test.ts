@@ -9,8 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
-import { CHROMIUM, haveChromium, openPage } from '../support/browser';
+import { haveChromium, launchBrowser, openPage } from '../support/browser';
 import { explore } from '../../src/explore';
 
 
@@ -70,7 +69,7 @@ describe('explore on the child-maker controller', () => {
 
   (haveChromium ? it : it.skip)('the HTML report opens from file:// with no request and shows each finding on the UI’s timeline, the perturbation marked', async () => {
     const html = join(buggyOut, 'report.html');
-    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+    const browser = await launchBrowser();
     try {
       const requests: string[] = [];
       const url = pathToFileURL(html).href;

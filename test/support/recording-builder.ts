@@ -8,6 +8,7 @@
  * one object) from the objects given, and the writer decodes them into the object log.
  */
 import { openRecording } from '../../src/recording/open';
+import { exchangeSpan } from '../../src/recording/reader/exchange-rows';
 import { RecordingWriter } from '../../src/recording/writer/recording-writer';
 import { prepareRecording } from '../../src/recording/writer/prepare-recording';
 import type { ExchangeHead, Outcome, Span, WriterMessage } from '../../src/recording/writer/writer-protocol';
@@ -239,7 +240,7 @@ export function configMap(name: string, rv: number, data: Record<string, string>
 export function exchangeCount(db: string): number {
   const file = openRecording(db, { readonly: true });
   try {
-    return file.prepare('SELECT count(*) FROM exchanges').pluck().get() as number;
+    return exchangeSpan(file).exchanges;
   } finally {
     file.close();
   }

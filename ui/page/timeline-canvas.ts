@@ -11,7 +11,7 @@ import type { LanesView } from './types';
 
 export const LANE_HEIGHT = 30;
 /** Height of the resourceVersion band above the lanes (0 when the data has no RV). */
-export const RV_BAND_HEIGHT = 64;
+const RV_BAND_HEIGHT = 64;
 export const KIND_COLOURS: Record<string, string> = {
   '410': '#d7263d', '429': '#f49d37', fault: '#8e44ad', reset: '#c0392b', error: '#c0392b', '5xx': '#e74c3c', '4xx': '#e67e22', 'no-response': '#7f8c8d',
 };
