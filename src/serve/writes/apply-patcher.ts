@@ -12,6 +12,7 @@ import { internalError } from '../../k8s/status';
 import { badRequestMessage } from '../../k8s/write-status';
 import { applyConfiguration, TypedValueError, type Schema } from '../../schema';
 import { applyTypeErrors } from '../../schema/apply-type-errors';
+import { isPlainObject } from '../../schema/typed-node';
 import { resourceSchemaNode } from '../resource-schema';
 import type { Patcher } from './patchers';
 
@@ -20,7 +21,7 @@ type Obj = Record<string, any>;
 export function applyPatcher(schema: () => Schema): Patcher {
   const patcher: Patcher = ({ current, patch, json, apply, resource }) => {
     if (!apply) throw internalError('apply patch without its field manager');
-    const config = isObject(json) ? json : decodeApplyBody(patch);
+    const config = isPlainObject(json) ? json : decodeApplyBody(patch);
     const apiVersion = String(current.apiVersion);
     const kind = String(current.kind);
     const given = typeof config.apiVersion === 'string' ? config.apiVersion : '';
@@ -43,22 +44,19 @@ export function applyPatcher(schema: () => Schema): Patcher {
   return patcher;
 }
 
-function isObject(v: unknown): v is Obj {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 /** The JSON value of an apply body that is a JSON object, as decodeApplyBody reads it; undefined for any other body. */
 export function applyBodyJson(patch: Buffer): Obj | undefined {
   const text = patch.toString('utf8');
   const value = text.trimStart().startsWith('{') ? parseJson(text) : undefined;
-  return isObject(value) ? value : undefined;
+  return isPlainObject(value) ? value : undefined;
 }
 
 /** The applied configuration: YAML 1.1 (JSON is YAML, read by JSON.parse when it parses); a repeated key keeps its last value. */
 function decodeApplyBody(patch: Buffer): Obj {
+  const json = applyBodyJson(patch);
+  if (json) return json;
   const text = patch.toString('utf8');
-  let value: unknown = text.trimStart().startsWith('{') ? parseJson(text) : undefined;
-  if (value !== undefined) return value as Obj;
+  let value: unknown;
   try {
     value = YAML.parse(text, { version: '1.1', uniqueKeys: false });
   } catch (err) {
