@@ -8,6 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { parse as parseYaml, parseAllDocuments } from 'yaml';
 import { UsageError } from '../errors/usage-error';
 import { parseDuration } from '../serve/duration';
+import { isPlainObject } from '../wire/json-object';
 
 export type Obj = Record<string, any>;
 
@@ -56,7 +57,7 @@ export function parseWorkload(text: string, path: string): Workload {
   } catch (err) {
     throw new WorkloadError(`workload ${path}: not YAML: ${(err as Error).message}`);
   }
-  if (!isObj(doc) || !Array.isArray(doc.steps)) throw new WorkloadError(`workload ${path}: field "steps" must be a list of steps`);
+  if (!isPlainObject(doc) || !Array.isArray(doc.steps)) throw new WorkloadError(`workload ${path}: field "steps" must be a list of steps`);
   const base = dirname(path);
   const steps = doc.steps.map((raw: unknown, i: number) => parseStep(raw, new StepContext(path, i + 1), base));
   return { path, steps };
@@ -74,7 +75,7 @@ class StepContext {
 }
 
 function parseStep(raw: unknown, ctx: StepContext, base: string): WorkloadStep {
-  if (!isObj(raw)) ctx.fail('step', `must be a mapping with one of ${STEP_KINDS.join(', ')}`);
+  if (!isPlainObject(raw)) ctx.fail('step', `must be a mapping with one of ${STEP_KINDS.join(', ')}`);
   const keys = Object.keys(raw);
   const kind = keys.find((k) => (STEP_KINDS as readonly string[]).includes(k));
   if (!kind || keys.length !== 1) ctx.fail(keys.find((k) => !(STEP_KINDS as readonly string[]).includes(k)) ?? 'step', `is not a step: use exactly one of ${STEP_KINDS.join(', ')}`);
@@ -99,7 +100,7 @@ function parseStep(raw: unknown, ctx: StepContext, base: string): WorkloadStep {
       const type = b.type ?? 'merge';
       if (!(PATCH_TYPES as readonly string[]).includes(type)) c.fail('type', `must be one of ${PATCH_TYPES.join(', ')}, got ${JSON.stringify(type)}`);
       if (b.patch === undefined) c.fail('patch', 'is required');
-      if (type === 'json' ? !Array.isArray(b.patch) : !isObj(b.patch)) c.fail('patch', type === 'json' ? 'must be a list of JSON patch operations' : 'must be a mapping');
+      if (type === 'json' ? !Array.isArray(b.patch) : !isPlainObject(b.patch)) c.fail('patch', type === 'json' ? 'must be a list of JSON patch operations' : 'must be a mapping');
       return { patch: { ...objectRef(b, c), type, patch: b.patch } };
     }
     case 'delete':
@@ -111,7 +112,7 @@ function parseStep(raw: unknown, ctx: StepContext, base: string): WorkloadStep {
       return { quiesce: { ms } };
     }
     default: {
-      const ms = isObj(body) ? duration(body.for, 'for', c) : duration(body, 'sleep', ctx);
+      const ms = isPlainObject(body) ? duration(body.for, 'for', c) : duration(body, 'sleep', ctx);
       if (ms === undefined) return ctx.fail('sleep', 'needs a duration (500ms, 2s)');
       return { sleep: { ms } };
     }
@@ -139,10 +140,10 @@ function parseApply(body: unknown, c: StepContext, base: string): { objects: Obj
   }
   objects.forEach((o, i) => {
     const field = b.file !== undefined ? `file[${i}]` : 'object';
-    if (!isObj(o)) c.fail(field, 'must be a Kubernetes object');
+    if (!isPlainObject(o)) c.fail(field, 'must be a Kubernetes object');
     if (typeof o.apiVersion !== 'string') c.fail(`${field}.apiVersion`, 'is required');
     if (typeof o.kind !== 'string') c.fail(`${field}.kind`, 'is required');
-    if (!isObj(o.metadata) || (typeof o.metadata.name !== 'string' && typeof o.metadata.generateName !== 'string')) c.fail(`${field}.metadata.name`, 'is required');
+    if (!isPlainObject(o.metadata) || (typeof o.metadata.name !== 'string' && typeof o.metadata.generateName !== 'string')) c.fail(`${field}.metadata.name`, 'is required');
   });
   return { objects, source };
 }
@@ -156,7 +157,7 @@ function objectRef(b: Obj, c: StepContext): ObjectRef {
 }
 
 function mapping(body: unknown, c: StepContext): Obj {
-  if (!isObj(body)) c.fail('', 'must be a mapping');
+  if (!isPlainObject(body)) c.fail('', 'must be a mapping');
   return body;
 }
 
@@ -182,6 +183,3 @@ function seconds(value: unknown, field: string, c: StepContext): number {
   return n * 1000;
 }
 
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}

@@ -1,3 +1,4 @@
+import { isPlainObject } from '../wire/json-object';
 /**
  * managedFields for Update operations, schema-less, the way the apiserver's fieldmanager records
  * them (structured-merge-diff): the fields an update added or changed move to its manager's
@@ -158,10 +159,6 @@ function presence(value: unknown, key = ''): FieldNode {
   const n = node(true);
   for (const [k, child] of members(value, key)) if (child !== null && child !== undefined) n.children.set(k, isLeaf(child, k) ? node(true) : presence(child, k));
   return n;
-}
-
-function isPlainObject(value: unknown): boolean {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** The FieldsV1 members of a value: `f:` keys of an object, `k:`/`v:` keys of keyed and set lists. */

@@ -12,6 +12,7 @@ import { pathString } from './field-set';
 import { elementOf, itemElement } from './typed-node';
 import { fieldElement } from './path-element';
 import type { SchemaNode } from './schema-node';
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, unknown>;
 
@@ -66,10 +67,6 @@ function walk(value: unknown, node: SchemaNode | undefined, path: string[], erro
     default:
       return;
   }
-}
-
-function isPlainObject(value: unknown): value is Obj {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** %T of a value decoded from JSON into interface{} (numbers are float64). */

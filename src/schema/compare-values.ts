@@ -7,7 +7,8 @@
  */
 import { FieldSet } from './field-set';
 import type { SchemaNode } from './schema-node';
-import { elementOf, fieldElement, indexItems, isPlainObject, memberType, shapeOf } from './typed-node';
+import { elementOf, fieldElement, indexItems, memberType, shapeOf } from './typed-node';
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
 

@@ -6,12 +6,9 @@
  */
 import type { FieldSet } from './field-set';
 import { comparePathElements } from './path-element';
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
-
-function isPlainObject(v: unknown): v is Obj {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /**
  * Whether `fields` is exactly what toFieldsV1 writes for the set it describes. A FieldsV1 value

@@ -7,7 +7,8 @@
  * the result with lhs meets the same objects. Pure.
  */
 import { listMapKeys, listType, type SchemaNode } from './schema-node';
-import { elementOf, indexItems, isPlainObject, memberType, shapeOf } from './typed-node';
+import { elementOf, indexItems, memberType, shapeOf } from './typed-node';
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
 

@@ -5,7 +5,8 @@
  */
 import type { FieldSet } from './field-set';
 import type { SchemaNode } from './schema-node';
-import { elementOf, fieldElement, isPlainObject, itemElement, memberType, shapeOf } from './typed-node';
+import { elementOf, fieldElement, itemElement, memberType, shapeOf } from './typed-node';
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
 

@@ -6,14 +6,11 @@
  */
 import { fieldElement, indexElement, keyElement, valueElement } from './path-element';
 import { listMapKeys, listType, mapType, type SchemaNode } from './schema-node';
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
 
 export type Shape = 'scalar' | 'atomic' | 'list' | 'map';
-
-export function isPlainObject(v: unknown): v is Obj {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /** The shape of `value` under `node` (a value that does not fit the node is a leaf). */
 export function shapeOf(node: SchemaNode | undefined, value: unknown): Shape {

@@ -6,7 +6,8 @@
  */
 import { FieldSet, pathString } from './field-set';
 import type { SchemaNode } from './schema-node';
-import { declaresField, elementOf, fieldElement, isPlainObject, itemElement, memberType, shapeOf } from './typed-node';
+import { declaresField, elementOf, fieldElement, itemElement, memberType, shapeOf } from './typed-node';
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
 

@@ -1,3 +1,4 @@
+import { isPlainObject } from './json-object';
 /**
  * Deep freezing of the stored objects a copy-on-write patch shares subtrees with: once frozen,
  * a step after the patcher that tries to change a shared subtree throws a TypeError instead of
@@ -60,10 +61,6 @@ function freezeTree(value: unknown): void {
 /** Whether `value` (an object or array) is frozen, with everything in it: it never changes. */
 export function isFrozenTree(value: object): boolean {
   return Object.isFrozen(value);
-}
-
-function isPlainObject(v: unknown): v is Obj {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /** Whether `err` is the TypeError of a write to a frozen object (strict mode). */

@@ -6,6 +6,7 @@
  * HTML-sensitive characters escaped as Go's encoding/json escapes them.
  */
 import { isFrozenTree } from './frozen-tree';
+import { isPlainObject } from './json-object';
 
 type Obj = Record<string, unknown>;
 
@@ -86,6 +87,3 @@ function written(v: unknown): boolean {
   return t !== 'undefined' && t !== 'function' && t !== 'symbol';
 }
 
-function isPlainObject(v: unknown): v is Obj {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}

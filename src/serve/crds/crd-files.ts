@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import YAML from 'yaml';
 import { UsageError } from '../../errors/usage-error';
+import { isPlainObject } from '../../wire/json-object';
 
 type Obj = Record<string, any>;
 
@@ -36,10 +37,7 @@ function crdsIn(file: string): Obj[] {
     if (doc.errors.length > 0) throw new UsageError(`--crds ${file}: ${doc.errors[0]!.message.split('\n')[0]}`);
     docs.push(doc.toJS());
   }
-  const objects = docs.flatMap((d) => (isObj(d) && d.kind === 'List' && Array.isArray(d.items) ? d.items : [d]));
-  return objects.filter((o): o is Obj => isObj(o) && o.kind === 'CustomResourceDefinition' && String(o.apiVersion ?? '').startsWith('apiextensions.k8s.io/'));
+  const objects = docs.flatMap((d) => (isPlainObject(d) && d.kind === 'List' && Array.isArray(d.items) ? d.items : [d]));
+  return objects.filter((o): o is Obj => isPlainObject(o) && o.kind === 'CustomResourceDefinition' && String(o.apiVersion ?? '').startsWith('apiextensions.k8s.io/'));
 }
 
-function isObj(v: unknown): v is Obj {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}

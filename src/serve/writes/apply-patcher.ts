@@ -12,7 +12,7 @@ import { internalError } from '../../k8s/status';
 import { badRequestMessage } from '../../k8s/write-status';
 import { applyConfiguration, TypedValueError, type Schema } from '../../schema';
 import { applyTypeErrors } from '../../schema/apply-type-errors';
-import { isPlainObject } from '../../schema/typed-node';
+import { isPlainObject } from '../../wire/json-object';
 import { resourceSchemaNode } from '../resource-schema';
 import type { Patcher } from './patchers';
 

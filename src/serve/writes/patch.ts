@@ -20,6 +20,7 @@ import { commitObject, currentObject, currentReadOnly, currentRevision, keyOf, r
 import { finishUpdate } from './update';
 import { timestamp, type WriteDeps } from './write-deps';
 import { actor, admitNamespace, servedKinds, writeTarget } from './write-request';
+import { isPlainObject } from '../../wire/json-object';
 
 type Obj = Record<string, any>;
 
@@ -111,10 +112,6 @@ function patchedObject(a: PatchAttempt, base: Obj, shared: boolean): Obj {
   if (ctx.resource.namespaced && (patched.metadata.namespace ?? ctx.info.namespace) !== ctx.info.namespace) throw badRequestMessage(NAMESPACE_MISMATCH);
   if (!current) return patched;
   return prepareUpdate(old, patched, target, who, { verb: 'patch', subresource: ctx.info.subresource, appliedFields: isApply });
-}
-
-function isPlainObject(v: unknown): v is Obj {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /** The patched object as the apiserver prints it for merge and JSON patches: top-level keys sorted. */

@@ -1,5 +1,6 @@
 import { StoredObject, type TypeInfo } from '../../reconstruct';
 import { goJson } from '../../wire/json-spans';
+import { isPlainObject } from '../../wire/json-object';
 
 type Obj = Record<string, any>;
 
@@ -83,10 +84,6 @@ function metadataCopy(meta: Readonly<Obj>): Obj {
     } else if (isJsonValue(v)) out[k] = jsonCopy(v);
   }
   return out;
-}
-
-function isPlainObject(v: unknown): v is Obj {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /** What JSON.parse(JSON.stringify(value)) gives for a value JSON writes (isJsonValue): new objects and arrays, non-finite numbers null, -0 as 0. */
