@@ -6,11 +6,10 @@
  * dist/page/explore-report.js), with the perturbation marked on the controller's lane; and the
  * run's log around it.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { UsageError } from '../errors/usage-error';
 import { openRecording } from '../recording/open';
-import { PAGE_DIR, reportPage, type PageAssets } from '../ui/page-assets';
+import { readPageAssets, reportPage } from '../ui/page-assets';
 import { RecordingViews } from '../ui/recording-views';
 import { reportData, type ReportData } from '../ui/report';
 import { differenceLines, summaryText, type MergedReport } from './report';
@@ -71,16 +70,8 @@ export function exploreReportData(r: MergedReport): ExploreReportData {
   return { explore: true, title: 'kubetape explore', summary: summaryText(r, false).trim(), workloadClient: WORKLOAD_USER_AGENT, findings };
 }
 
-export function exploreReportHtml(r: MergedReport, assets = readExploreReportAssets()): string {
+export function exploreReportHtml(r: MergedReport, assets = readPageAssets('explore-report')): string {
   return reportPage('kubetape explore report', assets, exploreReportData(r));
-}
-
-export function readExploreReportAssets(dir = PAGE_DIR): PageAssets {
-  try {
-    return { js: readFileSync(join(dir, 'explore-report.js'), 'utf8'), css: readFileSync(join(dir, 'explore-report.css'), 'utf8') };
-  } catch (err) {
-    throw new UsageError(`the report page is not built (${(err as Error).message}): run npm run build`);
-  }
 }
 
 function recordedTimeline(path: string): ReportData {

@@ -14,8 +14,6 @@ import { fieldElement } from './path-element';
 import type { SchemaNode } from './schema-node';
 import { isPlainObject } from '../wire/json-object';
 
-type Obj = Record<string, unknown>;
-
 /** The type errors of `config` under `node`, in walk order (empty when it fits). */
 export function applyTypeErrors(config: unknown, node: SchemaNode | undefined): string[] {
   const errors: string[] = [];

@@ -8,8 +8,6 @@ import { fieldElement, indexElement, keyElement, valueElement } from './path-ele
 import { listMapKeys, listType, mapType, type SchemaNode } from './schema-node';
 import { isPlainObject } from '../wire/json-object';
 
-type Obj = Record<string, any>;
-
 export type Shape = 'scalar' | 'atomic' | 'list' | 'map';
 
 /** The shape of `value` under `node` (a value that does not fit the node is a leaf). */

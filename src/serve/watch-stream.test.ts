@@ -1,6 +1,5 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { transcriptBody } from '../../test/support/transcripts';
 import { FaultInjector } from '../faults/injector';
 import { applyPlan } from '../faults/plan';
 import { WatchStreamGuard } from '../faults/watch-stream-guard';

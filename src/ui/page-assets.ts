@@ -14,11 +14,12 @@ export interface PageAssets {
   css: string;
 }
 
-export function readPageAssets(dir = PAGE_DIR): PageAssets {
+/** A bundle's script and style: `page` (the UI) or `explore-report` (explore's report page). */
+export function readPageAssets(bundle: 'page' | 'explore-report' = 'page', dir = PAGE_DIR): PageAssets {
   try {
-    return { js: readFileSync(join(dir, 'page.js'), 'utf8'), css: readFileSync(join(dir, 'page.css'), 'utf8') };
+    return { js: readFileSync(join(dir, `${bundle}.js`), 'utf8'), css: readFileSync(join(dir, `${bundle}.css`), 'utf8') };
   } catch (err) {
-    throw new UsageError(`the UI page is not built (${(err as Error).message}): run npm run build`);
+    throw new UsageError(`the ${bundle === 'page' ? 'UI' : 'report'} page is not built (${(err as Error).message}): run npm run build`);
   }
 }
 
