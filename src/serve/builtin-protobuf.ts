@@ -2,31 +2,25 @@
  * Protobuf for the built-in kinds, from the field numbers shipped in
  * data/builtin-api/protobuf.json.gz (scripts/build-builtin-protobuf.js): a protobuf request body
  * decoded to the object's JSON form, and an object known as JSON (written, or recorded as JSON)
- * encoded for protobuf clients. Read on first use: a JSON-only session never loads it.
+ * encoded for protobuf clients (the descriptors: src/wire/shipped-protobuf-schema.ts).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { GoStructOrder } from '../k8s/go-struct-order';
 import type { KindOrder } from '../k8s/object-order';
 import type { SeenResource } from '../reconstruct/seen-resource';
 import { jsonToProtobuf } from '../wire/json-to-protobuf';
 import { encodeEnvelope } from '../wire/protobuf';
-import { ProtobufSchema, type ProtobufSchemaData } from '../wire/protobuf-schema';
+import type { ProtobufSchema } from '../wire/protobuf-schema';
 import { protobufToJson } from '../wire/protobuf-to-json';
-import { BUILTIN_API_DIR } from './builtin-api';
+import { shippedProtobufSchema } from '../wire/shipped-protobuf-schema';
 
 type Obj = Record<string, any>;
 
 export class BuiltinProtobuf {
-  private loaded: ProtobufSchema | undefined;
   private readonly messages = new Map<string, string | undefined>();
   private structs: GoStructOrder | undefined;
 
-  constructor(private readonly file = join(BUILTIN_API_DIR, 'protobuf.json.gz')) {}
-
   get schema(): ProtobufSchema {
-    return (this.loaded ??= new ProtobufSchema(JSON.parse(gunzipSync(readFileSync(this.file)).toString('utf8')) as ProtobufSchemaData));
+    return shippedProtobufSchema();
   }
 
   /** The message of a resource's kind; undefined for custom resources and kinds without a descriptor. */

@@ -4,27 +4,18 @@
  * (data/builtin-api/protobuf.json.gz, read on first use) and src/wire's transcoder; kinds without
  * a descriptor (custom resources, newer kinds) as their kind and metadata.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { decodeEnvelope, readObjectMeta, readStatus } from '../wire';
-import { ProtobufSchema, type ProtobufSchemaData } from '../wire/protobuf-schema';
+import type { ProtobufSchema } from '../wire/protobuf-schema';
 import { protobufToJson } from '../wire/protobuf-to-json';
+import { shippedProtobufSchema } from '../wire/shipped-protobuf-schema';
 
-/** The descriptors serve ships for the built-in kinds (the same file src/serve/builtin-protobuf.ts reads). */
-const PROTOBUF_DESCRIPTORS = join(__dirname, '..', '..', 'data', 'builtin-api', 'protobuf.json.gz');
-
-let shipped: ProtobufSchema | null | undefined;
-
+/** The shipped descriptors, or null when the package's data cannot be read (objects then show kind and metadata only). */
 function schema(): ProtobufSchema | null {
-  if (shipped === undefined) {
-    try {
-      shipped = new ProtobufSchema(JSON.parse(gunzipSync(readFileSync(PROTOBUF_DESCRIPTORS)).toString('utf8')) as ProtobufSchemaData);
-    } catch {
-      shipped = null;
-    }
+  try {
+    return shippedProtobufSchema();
+  } catch {
+    return null;
   }
-  return shipped;
 }
 
 export function protobufObject(envelope: Buffer): unknown {
