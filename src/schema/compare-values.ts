@@ -8,7 +8,7 @@
 import { FieldSet } from './field-set';
 import type { SchemaNode } from './schema-node';
 import { elementOf, fieldElement, indexItems, memberType, shapeOf } from './typed-node';
-import { isPlainObject } from '../wire/json-object';
+import { isPlainObject, sameJsonContent } from '../wire/json-object';
 
 type Obj = Record<string, any>;
 
@@ -67,12 +67,12 @@ function walk(l: unknown, r: unknown, node: SchemaNode | undefined, path: string
   }
   if (l === undefined) c.added.insert(path);
   else if (r === undefined) c.removed.insert(path);
-  else if (!deepEqual(l, r)) c.modified.insert(path);
+  else if (!sameJsonContent(l, r)) c.modified.insert(path);
 }
 
 /** A present value equal on both sides: nothing below it was added, modified or removed. */
 function same(l: unknown, r: unknown): boolean {
-  return l !== undefined && deepEqual(l, r);
+  return l !== undefined && sameJsonContent(l, r);
 }
 
 function after(l: unknown, r: unknown, path: string[], c: Comparison): void {
@@ -87,22 +87,4 @@ function isEmptyMap(v: unknown): boolean {
 /** Whether `v` is absent, null or an empty list (Compare treats them alike). */
 export function isEmptyList(v: unknown): boolean {
   return v === undefined || v === null || (Array.isArray(v) && v.length === 0);
-}
-
-/** JSON equality (key order ignored). */
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  for (const k of ka) {
-    if (!Object.prototype.hasOwnProperty.call(b, k) || !deepEqual((a as Obj)[k], (b as Obj)[k])) return false;
-  }
-  return true;
 }

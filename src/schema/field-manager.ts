@@ -10,7 +10,8 @@
  */
 import { trackedPart, UNTRACKED_META, type ManagedFieldsEntry, type ManagedScope } from '../k8s/managed-fields';
 import { FieldSet } from './field-set';
-import { compareValues, deepEqual } from './compare-values';
+import { compareValues } from './compare-values';
+import { sameJsonContent } from '../wire/json-object';
 import { conflictError, conflictsOf, type ConflictOwner } from './conflicts';
 import { decodeEntries, encodeEntries, identity, ManagerRecord } from './managed-fields-entries';
 import { mergeValues } from './merge-values';
@@ -107,7 +108,7 @@ export function applyConfiguration(w: ApplyWrite): Obj {
   for (const [key, r] of records) if (key !== id) r.remove(changed, cmp.removed);
   own.set = stored;
   if (sameFields) own.shareEncoding(last);
-  if (!deepEqual(live, merged) || own.time === undefined) own.time = w.time;
+  if (!sameJsonContent(live, merged) || own.time === undefined) own.time = w.time;
   const entries = encodeEntries(records.values());
   // The result's own root and metadata: the merge shares what it leaves as it was with w.live.
   merged = { ...merged };

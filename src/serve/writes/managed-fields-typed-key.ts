@@ -5,7 +5,8 @@
  */
 import { trackedPart } from '../../k8s/managed-fields';
 import { zeroObject, type SchemaNode } from '../../schema';
-import { deepEqual, isEmptyList } from '../../schema/compare-values';
+import { isEmptyList } from '../../schema/compare-values';
+import { sameJsonContent } from '../../wire/json-object';
 import { elementOf, indexItems, memberType, shapeOf } from '../../schema/typed-node';
 import type { ServedResource } from '../served-resources';
 import type { UpdateOperation } from './managed-fields-update';
@@ -86,7 +87,7 @@ function typedPair(out: KeyParts, l: unknown, r: unknown, node: SchemaNode | und
     return;
   }
   // A leaf: added, equal, or modified.
-  out.text += l === undefined ? '+' : deepEqual(l, r) ? '=' : '~';
+  out.text += l === undefined ? '+' : sameJsonContent(l, r) ? '=' : '~';
 }
 
 const NO_MEMBERS: Obj = Object.freeze({});

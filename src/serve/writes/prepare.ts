@@ -5,6 +5,7 @@
  */
 import { validateBuiltinSpec, validateBuiltinSpecUpdate } from '../../k8s/builtin-validation';
 import { validateConfigData, validateConfigUpdate } from '../../k8s/config-validation';
+import { sameJsonContent } from '../../wire/json-object';
 import type { FieldError } from '../../k8s/field-errors';
 import type { ManagedFieldsEntry, ManagedScope } from '../../k8s/managed-fields';
 import { generateName, nameValidatorFor, randomUid, type Random } from '../../k8s/names';
@@ -185,33 +186,12 @@ function nextGeneration(old: Obj, result: Obj, rules: ResourceRules): number | u
   const oldGen = old.metadata?.generation as number | undefined;
   if (!rules.tracksGeneration) return oldGen;
   const base = oldGen ?? 1;
-  const changed = !sameContent(old, result, GENERATION_IGNORES) || (rules.generationWithAnnotations && !sameContent(old.metadata?.annotations ?? {}, result.metadata?.annotations ?? {}));
+  const changed = !sameJsonContent(old, result, GENERATION_IGNORES) || (rules.generationWithAnnotations && !sameJsonContent(old.metadata?.annotations ?? {}, result.metadata?.annotations ?? {}));
   return changed ? base + 1 : base;
 }
 
 /** Top-level members a change of which leaves the generation as it is. */
 const GENERATION_IGNORES = new Set(['metadata', 'status', 'kind', 'apiVersion']);
-
-/** Whether two JSON values have the same content, whatever the order of their keys (an undefined member is no member); `ignore`: top-level keys left out. */
-function sameContent(a: unknown, b: unknown, ignore?: ReadonlySet<string>): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameContent(a[i] ?? null, b[i] ?? null)) return false;
-    return true;
-  }
-  const x = a as Obj;
-  const y = b as Obj;
-  let members = 0;
-  for (const k of Object.keys(x)) {
-    if (x[k] === undefined || ignore?.has(k)) continue;
-    members++;
-    if (!(k in y) || !sameContent(x[k], y[k])) return false;
-  }
-  for (const k of Object.keys(y)) if (y[k] !== undefined && !ignore?.has(k)) members--;
-  return members === 0;
-}
 
 function setManagedFields(meta: Obj, entries: ManagedFieldsEntry[]): void {
   if (entries.length > 0) meta.managedFields = entries;
