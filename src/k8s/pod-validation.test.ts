@@ -258,6 +258,23 @@ describe('ValidatePodSpec: pod fields', () => {
   });
 });
 
+describe('Pod annotations', () => {
+  it('a deletion cost must be an int32; a mirror Pod names its node', () => {
+    const pod: Obj = {
+      metadata: { name: 'p', annotations: { 'controller.kubernetes.io/pod-deletion-cost': '+5', 'kubernetes.io/config.mirror': 'x' } },
+      spec: { containers: [c({ imagePullPolicy: 'Always', terminationMessagePolicy: 'File' })], restartPolicy: 'Always', dnsPolicy: 'ClusterFirst' },
+    };
+    expect(validatePod(pod).map(fieldErrorText)).toEqual([
+      'metadata.annotations[kubernetes.io/config.mirror]: Invalid value: "x": must set spec.nodeName if mirror pod annotation is set',
+      'metadata.annotations[controller.kubernetes.io/pod-deletion-cost]: Invalid value: "+5": must be a 32bit integer',
+    ]);
+    pod.metadata.annotations = { 'controller.kubernetes.io/pod-deletion-cost': '-12' };
+    expect(validatePod(pod)).toEqual([]);
+    pod.metadata.annotations = { 'controller.kubernetes.io/pod-deletion-cost': '2147483648' };
+    expect(validatePod(pod)).toHaveLength(1);
+  });
+});
+
 describe('ValidatePodTemplateSpec', () => {
   it('names template labels `<path>.labels`, as Go does, and validates the spec at `<path>.spec`', () => {
     const template: Obj = { metadata: { labels: { app: 'bad value!' } }, spec: { containers: [{ name: 'x' }] } };

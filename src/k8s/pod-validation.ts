@@ -150,16 +150,44 @@ export function validatePodTemplateSpec(template: Obj, path: string): FieldError
   const errs = [
     ...validateLabels(meta.labels, `${path}.labels`),
     ...validateAnnotations(meta.annotations, `${path}.annotations`),
+    ...validatePodSpecificAnnotations(meta.annotations, spec, `${path}.annotations`),
     ...validatePodSpec(spec, `${path}.spec`),
   ];
   if (list(spec.ephemeralContainers).length > 0) errs.push(forbiddenField(`${path}.spec.ephemeralContainers`, 'ephemeral containers not allowed in pod template'));
   return errs;
 }
 
-/** validatePodMetadataAndSpec without the metadata (validated by the caller): the spec, then the Pod-only image rule. */
+const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
+const POD_DELETION_COST = 'controller.kubernetes.io/pod-deletion-cost';
+
+/** helper.GetDeletionCostFromPodAnnotations: a base-10 int32; no plus sign, no leading zero unless negative. */
+function isDeletionCost(value: string): boolean {
+  if (!/^(-[0-9]+|0|[1-9][0-9]*)$/.test(value)) return false;
+  const n = Number(value);
+  return Number.isInteger(n) && n >= -2147483648 && n <= 2147483647;
+}
+
+/** ValidatePodSpecificAnnotations: a mirror Pod names its node; a deletion cost is an int32. */
+function validatePodSpecificAnnotations(annotations: unknown, spec: Obj, path: string): FieldError[] {
+  if (!isObj(annotations)) return [];
+  const errs: FieldError[] = [];
+  const mirror = annotations[MIRROR_POD_ANNOTATION];
+  if (typeof mirror === 'string' && str(spec.nodeName).length === 0) {
+    errs.push(invalidField(`${path}[${MIRROR_POD_ANNOTATION}]`, mirror, 'must set spec.nodeName if mirror pod annotation is set'));
+  }
+  const cost = annotations[POD_DELETION_COST];
+  if (typeof cost === 'string' && !isDeletionCost(cost)) errs.push(invalidField(`${path}[${POD_DELETION_COST}]`, cost, 'must be a 32bit integer'));
+  return errs;
+}
+
+/**
+ * validatePodMetadataAndSpec without ValidateObjectMeta (the caller's): the Pod's annotations,
+ * the spec, then the Pod-only image rule.
+ */
 export function validatePodMetadataAndSpec(pod: Obj): FieldError[] {
   const spec = isObj(pod.spec) ? pod.spec : {};
   return [
+    ...validatePodSpecificAnnotations(pod.metadata?.annotations, spec, 'metadata.annotations'),
     ...validatePodSpec(spec, 'spec'),
     ...validateContainersOnlyForPod(list(spec.containers), 'spec.containers'),
     ...validateContainersOnlyForPod(list(spec.initContainers), 'spec.initContainers'),
