@@ -9,6 +9,7 @@ import { isDns1123Label } from './names';
 import { validateEnv, validateEnvFrom } from './pod-env-validation';
 import { isValidPortName, isValidPortNum, validateLifecycle, validateProbe } from './pod-probe-validation';
 import { validateResourceRequirements } from './pod-resources-validation';
+import { validateSecurityContext } from './pod-security-validation';
 import { validateLocalDescendingPath } from './pod-volume-validation';
 
 type Obj = Record<string, any>;
@@ -147,6 +148,7 @@ export function validateContainers(containers: Obj[], isInit: boolean, volumes: 
     errs.push(...validateVolumeMounts(list(c.volumeMounts), list(c.volumeDevices), volumes, c, `${idx}.volumeMounts`));
     errs.push(...validatePullPolicy(str(c.imagePullPolicy), `${idx}.imagePullPolicy`));
     errs.push(...validateResourceRequirements(c.resources, `${idx}.resources`));
+    errs.push(...validateSecurityContext(c.securityContext, `${idx}.securityContext`));
   });
   if (isInit) containers.forEach((c, i) => errs.push(...checkHostPortConflicts([c], path, () => i)));
   else errs.push(...checkHostPortConflicts(containers, path));

@@ -258,6 +258,27 @@ describe('ValidatePodSpec: pod fields', () => {
   });
 });
 
+describe('security contexts', () => {
+  it('checks ids, sysctls, fsGroupChangePolicy and seccomp profiles, pod level after hostNetwork', () => {
+    const spec = {
+      containers: [c({ securityContext: { runAsUser: -1, seccompProfile: { type: 'Localhost' } } })],
+      securityContext: { runAsGroup: -2, sysctls: [{ name: 'net.core.somaxconn', value: '1' }, { name: 'Bad!' }, { name: 'net.core.somaxconn' }], fsGroupChangePolicy: 'Sometimes', seccompProfile: {} },
+      shareProcessNamespace: true,
+      hostPID: true,
+    };
+    expect(texts(spec)).toEqual([
+      'spec.containers[0].securityContext.runAsUser: Invalid value: -1: must be between 0 and 2147483647, inclusive',
+      'spec.containers[0].securityContext.seccompProfile.localhostProfile: Required value: must be set when seccomp type is Localhost',
+      'spec.securityContext.runAsGroup: Invalid value: -2: must be between 0 and 2147483647, inclusive',
+      'spec.securityContext.shareProcessNamespace: Invalid value: true: ShareProcessNamespace and HostPID cannot both be enabled',
+      'spec.securityContext.sysctls[1].name: Invalid value: "Bad!": must have at most 253 characters and match regex ^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$',
+      'spec.securityContext.sysctls[2].name: Duplicate value: "net.core.somaxconn"',
+      'spec.securityContext.fsGroupChangePolicy: Unsupported value: "Sometimes": supported values: "Always", "OnRootMismatch"',
+      'spec.securityContext.seccompProfile.type: Required value: type is required when seccompProfile is set',
+    ]);
+  });
+});
+
 describe('Pod annotations', () => {
   it('a deletion cost must be an int32; a mirror Pod names its node', () => {
     const pod: Obj = {

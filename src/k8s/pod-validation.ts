@@ -4,14 +4,17 @@
  * errors in the order the Go code appends them, field paths as it builds them. Field errors
  * only; the caller turns them into the 422. Runs after defaulting. Pure.
  *
- * Not ported (a real apiserver checks them too): security contexts, affinity, topology spread
- * constraints, host aliases, overhead, OS-specific fields, sysctls, seccomp/AppArmor annotations,
- * ephemeral container details, volume devices, and the deeper rules of the rarer volume sources.
+ * Not ported (a real apiserver checks them too): image pull secrets, affinity, topology spread
+ * constraints, host aliases, overhead, OS-specific fields, seccomp/AppArmor annotations,
+ * ephemeral container details, volume devices, the serviceAccountToken-without-serviceAccountName
+ * rule (ServiceAccount admission always sets the name first), and the deeper rules of the rarer
+ * volume sources.
  */
 import { forbiddenField, invalidField, notSupportedField, requiredField, type FieldError } from './field-errors';
 import { isDns1123Label, isDns1123Subdomain } from './names';
 import { isQualifiedName, validateAnnotations, validateLabels } from './object-meta-validation';
 import { validateContainers, validateContainersOnlyForPod, validateHostNetwork, validateInitContainers } from './pod-container-validation';
+import { validatePodSecurityContext } from './pod-security-validation';
 import { validateVolumes } from './pod-volume-validation';
 
 type Obj = Record<string, any>;
@@ -113,6 +116,7 @@ export function validatePodSpec(spec: Obj, path: string): FieldError[] {
   errs.push(...validateLabels(isObj(spec.nodeSelector) ? spec.nodeSelector : undefined, `${path}.nodeSelector`));
   // ValidatePodSecurityContext (always called: the internal PodSecurityContext holds hostNetwork).
   errs.push(...validateHostNetwork(spec.hostNetwork === true, containers, `${path}.containers`));
+  errs.push(...validatePodSecurityContext(spec, `${path}.securityContext`));
   list(spec.readinessGates).forEach((g, i) => {
     const conditionType = str(g.conditionType);
     for (const msg of isQualifiedName(conditionType)) errs.push(invalidField(`${path}.readinessGates[${i}].conditionType`, conditionType, msg));
