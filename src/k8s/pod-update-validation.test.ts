@@ -48,6 +48,12 @@ describe('ValidatePodUpdate', () => {
     expect(texts(updated((s) => (s.nodeSelector = {})))).toEqual([]);
   });
 
+  it('compares quantities by value', () => {
+    const old = pod({ containers: [{ ...base.containers[0], resources: { limits: { cpu: '1000m', memory: '1Gi' } } }] });
+    expect(texts(pod({ containers: [{ ...base.containers[0], resources: { limits: { cpu: '1', memory: '1024Mi' } } }] }), old)).toEqual([]);
+    expect(texts(pod({ containers: [{ ...base.containers[0], resources: { limits: { cpu: '2', memory: '1Gi' } } }] }), old)).toEqual([`spec: Forbidden: ${POD_UPDATE_FORBIDDEN}`]);
+  });
+
   it('lets activeDeadlineSeconds be set or lowered, not raised or removed', () => {
     const withDeadline = updated((s) => (s.activeDeadlineSeconds = 100));
     expect(texts(withDeadline)).toEqual([]);

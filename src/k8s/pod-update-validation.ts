@@ -5,6 +5,7 @@
  * negative value) — and a Forbidden on `spec` when anything else changed. Pure.
  */
 import { forbiddenField, invalidField, requiredField, type FieldError } from './field-errors';
+import { formatQuantity, parseQuantity } from './pod-resources-validation';
 import { validatePodMetadataAndSpec, validateTolerations } from './pod-validation';
 
 type Obj = Record<string, any>;
@@ -46,13 +47,21 @@ const POINTER_FIELDS = new Set([
   'readOnlyRootFilesystem', 'type', 'mountPropagation', 'fsGroupChangePolicy', 'procMount', 'sizeLimit',
 ]);
 
-/** The value as apiequality.Semantic.DeepEqual sees it: zero values of non-pointer fields dropped, nil and empty alike. */
+/** Maps of resource.Quantity values, which Semantic.DeepEqual compares by value (`1000m` equals `1`). */
+const QUANTITY_MAPS = new Set(['limits', 'requests', 'overhead']);
+const canonicalQuantity = (v: unknown) => {
+  const q = parseQuantity(v);
+  return q ? formatQuantity(q) : v;
+};
+
+/** The value as apiequality.Semantic.DeepEqual sees it: zero values of non-pointer fields dropped, nil and empty alike, quantities by value. */
 function semantic(value: unknown, key?: string): unknown {
   if (Array.isArray(value)) return value.length === 0 ? undefined : value.map((v) => semantic(v) ?? null);
   if (isObj(value)) {
     const out: Obj = {};
     for (const k of Object.keys(value).sort()) {
-      const v = semantic(value[k], k);
+      const quantity = (key !== undefined && QUANTITY_MAPS.has(key)) || k === 'sizeLimit';
+      const v = semantic(quantity ? canonicalQuantity(value[k]) : value[k], k);
       if (v !== undefined) out[k] = v;
     }
     return Object.keys(out).length === 0 && !(key && POINTER_FIELDS.has(key)) ? undefined : out;
