@@ -5,6 +5,7 @@
  * match its template. Other kinds are checked only as far as metadata and the schema go. Pure.
  */
 import type { FieldError } from './field-errors';
+import { validatePodUpdate } from './pod-update-validation';
 import { validatePod, validatePodTemplateSpec } from './pod-validation';
 
 type Obj = Record<string, any>;
@@ -25,6 +26,10 @@ export function validateBuiltinSpec(kind: string, obj: Obj): FieldError[] {
 
 /** The kind's rules on update of the main resource: the create rules on `next`, then what may not change from `old`. */
 export function validateBuiltinSpecUpdate(kind: string, next: Obj, old: Obj): FieldError[] {
-  void old;
-  return validateBuiltinSpec(kind, next);
+  switch (kind) {
+    case 'Pod':
+      return validatePodUpdate(next, old);
+    default:
+      return validateBuiltinSpec(kind, next);
+  }
 }

@@ -13,6 +13,7 @@ export const FIELD_ERROR_TYPES = {
   TooLong: { reason: 'FieldValueTooLong', text: 'Too long', showValue: false },
   NotSupported: { reason: 'FieldValueNotSupported', text: 'Unsupported value', showValue: true },
   Duplicate: { reason: 'FieldValueDuplicate', text: 'Duplicate value', showValue: true },
+  NotFound: { reason: 'FieldValueNotFound', text: 'Not found', showValue: true },
 } as const;
 export type FieldErrorType = keyof typeof FIELD_ERROR_TYPES;
 
@@ -29,6 +30,8 @@ export interface FieldError {
 export const invalidField = (field: string, value: FieldValue, detail: string): FieldError => ({ type: 'Invalid', field, value, detail });
 export const requiredField = (field: string, detail: string): FieldError => ({ type: 'Required', field, detail });
 export const forbiddenField = (field: string, detail: string): FieldError => ({ type: 'Forbidden', field, detail });
+export const duplicateField = (field: string, value: FieldValue): FieldError => ({ type: 'Duplicate', field, value });
+export const notFoundField = (field: string, value: FieldValue): FieldError => ({ type: 'NotFound', field, value });
 export const tooLongField = (field: string, max: number): FieldError => ({ type: 'TooLong', field, detail: `must have at most ${max} bytes` });
 export function notSupportedField(field: string, value: FieldValue, supported: readonly string[]): FieldError {
   return { type: 'NotSupported', field, value, detail: `supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}` };

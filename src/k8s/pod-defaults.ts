@@ -2,7 +2,8 @@
  * The apiserver's defaulting of a pod spec and what it nests (k8s.io/api core/v1 SetDefaults_*
  * as a v1.26 apiserver runs them on decode, reference/apiserver-facts-writes.md "Defaults"):
  * containers, ports, probes and lifecycle handlers, env field references, volumes. Fills in
- * only what is absent. Pure.
+ * what is absent, or (for the fields Go defaults when zero: pull policy, protocol, probe
+ * thresholds, restart and DNS policy …) empty or 0. Pure.
  */
 
 type Obj = Record<string, any>;
@@ -14,11 +15,11 @@ const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : [])
 export function defaultPodSpec(spec: Obj, isPod: boolean): void {
   for (const c of [...objects(spec.initContainers), ...objects(spec.containers)]) defaultContainer(c, spec.hostNetwork === true);
   for (const c of objects(spec.ephemeralContainers)) defaultContainer(c, false);
-  spec.restartPolicy ??= 'Always';
+  spec.restartPolicy ||= 'Always';
   spec.terminationGracePeriodSeconds ??= 30;
-  spec.dnsPolicy ??= 'ClusterFirst';
+  spec.dnsPolicy ||= 'ClusterFirst';
   spec.securityContext ??= {};
-  spec.schedulerName ??= 'default-scheduler';
+  spec.schedulerName ||= 'default-scheduler';
   if (isPod) spec.enableServiceLinks ??= true;
   for (const v of objects(spec.volumes)) defaultVolume(v);
   if (isPod) {
@@ -34,12 +35,12 @@ export function defaultPodSpec(spec: Obj, isPod: boolean): void {
 
 function defaultContainer(c: Obj, hostNetwork: boolean): void {
   c.resources ??= {};
-  c.terminationMessagePath ??= '/dev/termination-log';
-  c.terminationMessagePolicy ??= 'File';
-  c.imagePullPolicy ??= pullPolicy(String(c.image ?? ''));
+  c.terminationMessagePath ||= '/dev/termination-log';
+  c.terminationMessagePolicy ||= 'File';
+  c.imagePullPolicy ||= pullPolicy(String(c.image ?? ''));
   for (const p of objects(c.ports)) {
-    p.protocol ??= 'TCP';
-    if (hostNetwork) p.hostPort ??= p.containerPort;
+    p.protocol ||= 'TCP';
+    if (hostNetwork) p.hostPort ||= p.containerPort;
   }
   for (const probe of [c.livenessProbe, c.readinessProbe, c.startupProbe]) if (isObj(probe)) defaultProbe(probe);
   if (isObj(c.lifecycle)) for (const h of [c.lifecycle.postStart, c.lifecycle.preStop]) if (isObj(h)) defaultHandler(h);
@@ -57,16 +58,16 @@ export function pullPolicy(image: string): string {
 
 function defaultProbe(p: Obj): void {
   defaultHandler(p);
-  p.timeoutSeconds ??= 1;
-  p.periodSeconds ??= 10;
-  p.successThreshold ??= 1;
-  p.failureThreshold ??= 3;
+  p.timeoutSeconds ||= 1;
+  p.periodSeconds ||= 10;
+  p.successThreshold ||= 1;
+  p.failureThreshold ||= 3;
 }
 
 function defaultHandler(h: Obj): void {
   if (isObj(h.httpGet)) {
-    h.httpGet.path ??= '/';
-    h.httpGet.scheme ??= 'HTTP';
+    h.httpGet.path ||= '/';
+    h.httpGet.scheme ||= 'HTTP';
   }
   if (isObj(h.grpc)) h.grpc.service ??= '';
 }
