@@ -18,8 +18,8 @@ export const objOf = (v: unknown): Obj => (isObj(v) ? v : {});
 /** A Go pointer inside a `%#v` struct: `(*T)(nil)`, or an address (the apiserver prints the heap address). */
 export const goPointer = (type: string, value: unknown) => `(*${type})(${value === undefined || value === null ? 'nil' : '0xc000010000'})`;
 
-/** The template's restartPolicy as Go sees it after SetDefaults_PodSpec (unset: Always). */
-export const restartPolicyOf = (template: Obj): string => String(objOf(template.spec).restartPolicy ?? 'Always');
+/** The template's restartPolicy as Go sees it after SetDefaults_PodSpec (unset or empty: Always). */
+export const restartPolicyOf = (template: Obj): string => String(objOf(template.spec).restartPolicy || 'Always');
 
 /** The template's labels (undefined: a nil map). */
 export const templateLabels = (template: Obj): unknown => objOf(template.metadata).labels;

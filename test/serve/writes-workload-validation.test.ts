@@ -100,6 +100,24 @@ describe('serve writes: workload spec validation', () => {
     expect(patched.json.spec.replicas).toBe(3);
   });
 
+  it('a StatefulSet read back and scaled is updated; a changed serviceName is forbidden', async () => {
+    const path = '/apis/apps/v1/namespaces/default/statefulsets';
+    const sts = { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' }, spec: { serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: podTemplate({ app: 'db' }) } };
+    expect((await send('POST', path, sts)).status).toBe(201);
+    const read = (await request(api.url, `${path}/db`)).json;
+    read.spec.replicas = 2;
+    const scaled = await send('PUT', `${path}/db`, read);
+    expect(scaled.status).toBe(200);
+    scaled.json.spec.serviceName = 'other';
+    const res = await send('PUT', `${path}/db`, scaled.json);
+    expect(res.status).toBe(422);
+    expect(res.text.trim()).toBe(
+      invalidStatus('StatefulSet', 'apps', 'db', [
+        ['spec', 'FieldValueForbidden', "Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden"],
+      ]),
+    );
+  });
+
   it('a Job with restartPolicy Always is 422: restartPolicy is required to be OnFailure or Never', async () => {
     const job = { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'pi' }, spec: { template: podTemplate({ app: 'pi' }, 'Always') } };
     const res = await send('POST', '/apis/batch/v1/namespaces/default/jobs', job);
@@ -176,5 +194,11 @@ describe('serve writes: workload spec validation', () => {
     }
     const rc = (await request(api.url, '/api/v1/namespaces/default/replicationcontrollers/ok-rc')).json;
     expect(rc.spec.selector).toEqual({ app: 'rc' });
+    const patchJob = (patch: Obj) =>
+      request(api.url, '/apis/batch/v1/namespaces/default/jobs/ok-job', { method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json' }, body: JSON.stringify(patch) });
+    expect((await patchJob({ metadata: { labels: { team: 'x' } }, spec: { suspend: true } })).status).toBe(200);
+    const immutable = await patchJob({ spec: { completions: 5 } });
+    expect(immutable.status).toBe(422);
+    expect(immutable.json.message).toBe('Job.batch "ok-job" is invalid: spec.completions: Invalid value: 5: field is immutable');
   });
 });
