@@ -65,6 +65,29 @@ describe('Job', () => {
     ]);
   });
 
+  it('podFailurePolicy rules: actions, exit codes, pod conditions, and restartPolicy Never', () => {
+    const podFailurePolicy = {
+      rules: [
+        { action: 'Retry', onExitCodes: { containerName: 'main', operator: 'In', values: [0, 3, 3, 1] } },
+        { action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget' }, { type: 'Bad Type', status: 'Maybe' }] },
+        { onExitCodes: { operator: 'NotIn', values: [] } },
+      ],
+    };
+    const errs = validateJob(job({ podFailurePolicy, template: podTemplate({ restartPolicy: 'OnFailure' }) }));
+    expect(texts(errs)).toEqual([
+      'spec.podFailurePolicy.rules[0].action: Unsupported value: "Retry": supported values: "Count", "FailJob", "Ignore"',
+      'spec.podFailurePolicy.rules[0].onExitCodes.containerName: Invalid value: "main": must be one of the container or initContainer names in the pod template',
+      'spec.podFailurePolicy.rules[0].onExitCodes.values[0]: Invalid value: 0: must not be 0 for the In operator',
+      'spec.podFailurePolicy.rules[0].onExitCodes.values[2]: Duplicate value: 3',
+      'spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: []int32{0, 3, 3, 1}: must be ordered',
+      "spec.podFailurePolicy.rules[1].onPodConditions[1].type: Invalid value: \"Bad Type\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+      'spec.podFailurePolicy.rules[1].onPodConditions[1].status: Unsupported value: "Maybe": supported values: "False", "True", "Unknown"',
+      'spec.podFailurePolicy.rules[2].action: Required value: valid values: ["Count" "FailJob" "Ignore"]',
+      'spec.podFailurePolicy.rules[2].onExitCodes.values: Invalid value: []int32{}: at least one value is required',
+      'spec.template.spec.restartPolicy: Invalid value: "OnFailure": only "Never" is supported when podFailurePolicy is specified',
+    ]);
+  });
+
   it('a selector given without manualSelector is not the generated one', () => {
     const errs = validateJob(job({ selector: { matchLabels: { app: 'pi' } }, template: podTemplate({ restartPolicy: 'Never' }, { app: 'pi' }) }));
     expect(errs.map((e) => [e.type, e.field, e.detail])).toEqual([['Invalid', 'spec.selector', '`selector` not auto-generated']]);

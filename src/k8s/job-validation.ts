@@ -1,7 +1,7 @@
 /**
  * batch/validation's Job rules as a v1.26 apiserver runs them after defaulting: the generated
  * selector and labels (checked as if generated, since kubetape sets them after validation, in
- * completeCreate), ValidateJobSpec (counts, completionMode, the pod template, restartPolicy
+ * completeCreate), ValidateJobSpec (counts, completionMode, podFailurePolicy, the pod template, restartPolicy
  * OnFailure or Never, selector and template labels) and, on update, ValidateJobSpecUpdate (the
  * spec rules again, then completions, selector, template, completionMode and podFailurePolicy
  * immutable). `validateJobSpecBody` is the part a CronJob's jobTemplate shares. Pure.
@@ -10,6 +10,7 @@ import { forbiddenField, invalidField, notSupportedField, requiredField, type Fi
 import { nonNegative } from './int-or-percent';
 import { goLabelSelector, goStringMap, labelSelectorAsSelector, validateLabelSelector } from './label-selector-validation';
 import { isDns1123Label } from './names';
+import { validatePodFailurePolicy } from './pod-failure-policy-validation';
 import { validatePodTemplateSpec } from './pod-validation';
 import { MISMATCH, isObj, objOf, restartPolicyOf, semanticEqual, templateLabels } from './workload-validation';
 
@@ -34,6 +35,7 @@ export function validateJobSpecBody(spec: Obj, path: string): FieldError[] {
     }
   }
   const template = objOf(spec.template);
+  if (isObj(spec.podFailurePolicy)) errs.push(...validatePodFailurePolicy(spec.podFailurePolicy, template, `${path}.podFailurePolicy`));
   errs.push(...validatePodTemplateSpec(template, `${path}.template`));
   const policy = restartPolicyOf(template);
   const policyPath = `${path}.template.spec.restartPolicy`;
