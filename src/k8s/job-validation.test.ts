@@ -124,6 +124,16 @@ describe('Job', () => {
     ]);
   });
 
+  it('on update a recorded Job of a newer apiserver (batch.kubernetes.io/ selector labels) passes', () => {
+    const uid = '7d0a3c2e-1111-4222-8333-444455556666';
+    const labels = { 'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': 'pi', 'controller-uid': uid, 'job-name': 'pi' };
+    const old = job({ selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } }, template: podTemplate({ restartPolicy: 'Never' }, labels) });
+    old.metadata.uid = uid;
+    const next = structuredClone(old);
+    next.spec.suspend = true;
+    expect(validateJobUpdate(next, old)).toEqual([]);
+  });
+
   it('on update a suspended Job that never started may change its template node selector', () => {
     const old = storedJob({ suspend: true, template: podTemplate() });
     const next = structuredClone(old);

@@ -79,8 +79,10 @@ function generatedSelector(spec: Obj, name: string, uid: string): FieldError[] {
     if (!(key in labels)) errs.push(requiredField(path, expected));
     else if (labels[key] !== expected) errs.push(invalidField(path, { goSyntax: goStringMap(labels) }, `must be '${expected}'`));
   }
+  // The batch.kubernetes.io/ labels are those of Jobs stored by newer apiservers (a recording's), whose selectors use them.
+  const expected = { 'controller-uid': uid, 'job-name': name, 'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': name };
   const selector = labelSelectorAsSelector(spec.selector);
-  if (selector && !selector.matches({ 'controller-uid': uid, 'job-name': name })) {
+  if (selector && !selector.matches(expected)) {
     errs.push(invalidField('spec.selector', goLabelSelector(spec.selector), '`selector` not auto-generated'));
   }
   return errs;
