@@ -6,24 +6,12 @@
  * selector or a label map in field errors. Pure.
  */
 import { invalidField, forbiddenField, requiredField, type FieldError } from './field-errors';
-import { isQualifiedName, validateLabels } from './object-meta-validation';
+import { isLabelValue, isQualifiedName, validateLabels } from './object-meta-validation';
 
 type Obj = Record<string, any>;
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
-
-const LABEL_VALUE_FMT = '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?';
-const LABEL_VALUE = new RegExp(`^${LABEL_VALUE_FMT}$`);
-const LABEL_VALUE_MESSAGE = `a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '${LABEL_VALUE_FMT}')`;
-
-/** validation.IsValidLabelValue. */
-export function isLabelValue(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length > 63) errs.push('must be no more than 63 characters');
-  if (!LABEL_VALUE.test(value)) errs.push(LABEL_VALUE_MESSAGE);
-  return errs;
-}
 
 /** ValidateLabelSelector (values checked as label values, as on create): nothing for a nil selector. */
 export function validateLabelSelector(selector: unknown, path: string): FieldError[] {
