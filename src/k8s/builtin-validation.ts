@@ -4,9 +4,21 @@
  * real apiserver answer 422 to a Pod without containers or a Deployment whose selector does not
  * match its template. Other kinds are checked only as far as metadata and the schema go. Pure.
  */
+import { validateCronJob, validateCronJobUpdate } from './cronjob-validation';
+import { validateDaemonSet, validateDaemonSetUpdate } from './daemonset-validation';
 import type { FieldError } from './field-errors';
+import { validateJob, validateJobUpdate } from './job-validation';
 import { validatePodUpdate } from './pod-update-validation';
 import { validatePod, validatePodTemplateSpec } from './pod-validation';
+import { validateStatefulSet, validateStatefulSetUpdate } from './statefulset-validation';
+import {
+  validateDeployment,
+  validateDeploymentUpdate,
+  validateReplicaSet,
+  validateReplicaSetUpdate,
+  validateReplicationController,
+  validateReplicationControllerUpdate,
+} from './workload-validation';
 
 type Obj = Record<string, any>;
 
@@ -19,6 +31,20 @@ export function validateBuiltinSpec(kind: string, obj: Obj): FieldError[] {
       return validatePod(obj);
     case 'PodTemplate':
       return validatePodTemplateSpec(isObj(obj.template) ? obj.template : {}, 'template');
+    case 'Deployment':
+      return validateDeployment(obj);
+    case 'ReplicaSet':
+      return validateReplicaSet(obj);
+    case 'StatefulSet':
+      return validateStatefulSet(obj);
+    case 'DaemonSet':
+      return validateDaemonSet(obj);
+    case 'ReplicationController':
+      return validateReplicationController(obj);
+    case 'Job':
+      return validateJob(obj);
+    case 'CronJob':
+      return validateCronJob(obj);
     default:
       return [];
   }
@@ -29,6 +55,20 @@ export function validateBuiltinSpecUpdate(kind: string, next: Obj, old: Obj): Fi
   switch (kind) {
     case 'Pod':
       return validatePodUpdate(next, old);
+    case 'Deployment':
+      return validateDeploymentUpdate(next, old);
+    case 'ReplicaSet':
+      return validateReplicaSetUpdate(next, old);
+    case 'StatefulSet':
+      return validateStatefulSetUpdate(next, old);
+    case 'DaemonSet':
+      return validateDaemonSetUpdate(next, old);
+    case 'ReplicationController':
+      return validateReplicationControllerUpdate(next);
+    case 'Job':
+      return validateJobUpdate(next, old);
+    case 'CronJob':
+      return validateCronJobUpdate(next, old);
     default:
       return validateBuiltinSpec(kind, next);
   }

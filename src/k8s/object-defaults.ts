@@ -38,11 +38,19 @@ export function applyDefaults(kind: string, obj: Obj, old?: Obj): void {
     case 'PodTemplate':
       if (isObj(obj.template?.spec)) defaultPodSpec(obj.template.spec, false);
       return;
-    case 'ReplicationController':
+    case 'ReplicationController': {
       if (!spec) return;
+      // SetDefaults_ReplicationController: an empty selector and empty labels take the template's labels.
+      const labels = isObj(spec.template?.metadata?.labels) ? spec.template.metadata.labels : undefined;
+      if (labels) {
+        if (!isObj(spec.selector) || Object.keys(spec.selector).length === 0) spec.selector = { ...labels };
+        const meta = (obj.metadata ??= {});
+        if (!isObj(meta.labels) || Object.keys(meta.labels).length === 0) meta.labels = { ...labels };
+      }
       spec.replicas ??= 1;
       if (template(spec)) defaultPodSpec(template(spec)!, false);
       return;
+    }
     case 'Deployment':
       if (!spec) return;
       spec.replicas ??= 1;

@@ -37,7 +37,8 @@ export function isQualifiedName(value: string): string[] {
   return errs;
 }
 
-function isLabelValue(value: string): string[] {
+/** validation.IsValidLabelValue. */
+export function isLabelValue(value: string): string[] {
   const errs: string[] = [];
   if (value.length > 63) errs.push('must be no more than 63 characters');
   if (!LABEL_VALUE.test(value)) errs.push(LABEL_VALUE_MESSAGE);
