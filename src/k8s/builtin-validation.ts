@@ -6,6 +6,9 @@
  */
 import type { FieldError } from './field-errors';
 import { validatePod, validatePodTemplateSpec } from './pod-validation';
+import { validatePersistentVolumeClaim, validatePersistentVolumeClaimUpdate } from './pvc-validation';
+import { validateSecretType } from './secret-type-validation';
+import { validateService, validateServiceUpdate } from './service-validation';
 
 type Obj = Record<string, any>;
 
@@ -18,6 +21,12 @@ export function validateBuiltinSpec(kind: string, obj: Obj): FieldError[] {
       return validatePod(obj);
     case 'PodTemplate':
       return validatePodTemplateSpec(isObj(obj.template) ? obj.template : {}, 'template');
+    case 'Service':
+      return validateService(obj);
+    case 'Secret':
+      return validateSecretType(obj);
+    case 'PersistentVolumeClaim':
+      return validatePersistentVolumeClaim(obj);
     default:
       return [];
   }
@@ -25,6 +34,12 @@ export function validateBuiltinSpec(kind: string, obj: Obj): FieldError[] {
 
 /** The kind's rules on update of the main resource: the create rules on `next`, then what may not change from `old`. */
 export function validateBuiltinSpecUpdate(kind: string, next: Obj, old: Obj): FieldError[] {
-  void old;
-  return validateBuiltinSpec(kind, next);
+  switch (kind) {
+    case 'Service':
+      return validateServiceUpdate(next, old);
+    case 'PersistentVolumeClaim':
+      return validatePersistentVolumeClaimUpdate(next, old);
+    default:
+      return validateBuiltinSpec(kind, next);
+  }
 }
