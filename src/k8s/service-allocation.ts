@@ -62,7 +62,7 @@ export function serviceAddresses(spec: Obj): ServiceAllocations {
   return { clusterIPs: ips, nodePorts: ports };
 }
 
-/** On update, the addresses the stored Service holds stay unless the new spec names others. */
+/** On update, the addresses the stored Service holds stay unless the new spec names others (node ports only while both types use them). */
 export function keepAllocated(spec: Obj, old: Obj): void {
   if ((spec.clusterIP === undefined || spec.clusterIP === '') && old.clusterIP !== undefined && spec.type !== 'ExternalName') {
     spec.clusterIP = old.clusterIP;
@@ -72,6 +72,8 @@ export function keepAllocated(spec: Obj, old: Obj): void {
     spec.ipFamilies ??= old.ipFamilies;
     spec.ipFamilyPolicy ??= old.ipFamilyPolicy;
   }
+  const needsNodePorts = (s: Obj) => s.type === 'NodePort' || s.type === 'LoadBalancer';
+  if (!needsNodePorts(spec) || !needsNodePorts(old)) return;
   const oldPorts: Obj[] = Array.isArray(old.ports) ? old.ports : [];
   for (const p of Array.isArray(spec.ports) ? spec.ports : []) {
     if (!p || typeof p !== 'object' || (p.nodePort !== undefined && p.nodePort !== 0)) continue;
