@@ -1,8 +1,8 @@
 /**
  * Service addresses as the apiserver's allocators hand them out: a cluster IP from the service
  * CIDR 10.0.0.0/24 (10.0.0.1 is the `kubernetes` Service's), node ports from 30000-32767, never
- * one in use; an explicitly requested one that is taken is the apiserver's 422. Pure (the
- * addresses in use and the random source are given).
+ * one in use; an explicitly requested one that is taken, or a node port outside the range, is
+ * the apiserver's 422. Pure (the addresses in use and the random source are given).
  */
 import { invalidField, type FieldError } from './field-errors';
 import type { Random } from './names';
@@ -44,6 +44,9 @@ export function allocateService(spec: Obj, used: ServiceAllocations, random: Ran
       if (!p || typeof p !== 'object') return;
       if (p.nodePort === undefined || p.nodePort === 0) {
         p.nodePort = pick(random, high - low + 1, (k) => low + k, (port) => used.nodePorts.has(port));
+      } else if (p.nodePort < low || p.nodePort > high) {
+        errors.push(invalidField(`spec.ports[${i}].nodePort`, p.nodePort, `provided port is not in the valid range. The range of valid ports is ${low}-${high}`));
+        return;
       } else if (used.nodePorts.has(p.nodePort)) {
         errors.push(invalidField(`spec.ports[${i}].nodePort`, p.nodePort, `provided port is already allocated`));
       }

@@ -72,6 +72,12 @@ describe('serve writes: Service, Secret and PersistentVolumeClaim validation', (
     expect(headless.status).toBe(201);
   });
 
+  it('a node port outside 30000-32767 is the allocator\'s 422', async () => {
+    const r = await create('services', { metadata: { name: 'lowport' }, spec: { type: 'NodePort', ports: [{ port: 80, nodePort: 8080 }] } });
+    expect(r.status).toBe(422);
+    expect(r.json).toEqual(invalid('Service', 'lowport', [['FieldValueInvalid', 'Invalid value: 8080: provided port is not in the valid range. The range of valid ports is 30000-32767', 'spec.ports[0].nodePort']]));
+  });
+
   it('NodePort → ClusterIP by merge patch drops the node port, as the strategy does', async () => {
     const made = await create('services', { metadata: { name: 'np' }, spec: { type: 'NodePort', ports: [{ port: 80 }] } });
     expect(made.status).toBe(201);
