@@ -20,7 +20,7 @@ const FIRST_HOST = 1;
 const LAST_HOST = 254;
 export const NODE_PORT_RANGE = [30000, 32767] as const;
 
-/** Fills in clusterIP(s), IP families and node ports a Service spec lacks, and records them as used (`used`: the others' addresses). */
+/** Fills in clusterIP(s), IP families, node ports and the health-check node port a Service spec lacks, and records them as used (`used`: the others' addresses). */
 export function allocateService(spec: Obj, used: ServiceAllocations, random: Random, name: string): void {
   const errors: FieldError[] = [];
   if (spec.type !== 'ExternalName') {
@@ -53,8 +53,16 @@ export function allocateService(spec: Obj, used: ServiceAllocations, random: Ran
       if (p.nodePort !== undefined) used.nodePorts.add(p.nodePort);
     });
   }
+  if (needsHealthCheckNodePort(spec) && !spec.healthCheckNodePort) {
+    const [low, high] = NODE_PORT_RANGE;
+    spec.healthCheckNodePort = pick(random, high - low + 1, (k) => low + k, (port) => used.nodePorts.has(port));
+    if (spec.healthCheckNodePort !== undefined) used.nodePorts.add(spec.healthCheckNodePort);
+  }
   if (errors.length > 0) throw invalidObject('Service', '', name, errors);
 }
+
+/** A LoadBalancer whose externalTrafficPolicy is Local gets a node port for its health checks. */
+const needsHealthCheckNodePort = (spec: Obj) => spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local';
 
 /** The addresses a stored Service holds. */
 export function serviceAddresses(spec: Obj): ServiceAllocations {
@@ -62,6 +70,7 @@ export function serviceAddresses(spec: Obj): ServiceAllocations {
   const ports = new Set<number>();
   for (const ip of [spec?.clusterIP, ...(Array.isArray(spec?.clusterIPs) ? spec.clusterIPs : [])]) if (typeof ip === 'string' && ip && ip !== 'None') ips.add(ip);
   for (const p of Array.isArray(spec?.ports) ? spec.ports : []) if (p && typeof p.nodePort === 'number' && p.nodePort > 0) ports.add(p.nodePort);
+  if (typeof spec?.healthCheckNodePort === 'number' && spec.healthCheckNodePort > 0) ports.add(spec.healthCheckNodePort);
   return { clusterIPs: ips, nodePorts: ports };
 }
 
@@ -75,6 +84,7 @@ export function keepAllocated(spec: Obj, old: Obj): void {
     spec.ipFamilies ??= old.ipFamilies;
     spec.ipFamilyPolicy ??= old.ipFamilyPolicy;
   }
+  if (needsHealthCheckNodePort(spec) && needsHealthCheckNodePort(old) && !spec.healthCheckNodePort && old.healthCheckNodePort) spec.healthCheckNodePort = old.healthCheckNodePort;
   const needsNodePorts = (s: Obj) => s.type === 'NodePort' || s.type === 'LoadBalancer';
   if (!needsNodePorts(spec) || !needsNodePorts(old)) return;
   const oldPorts: Obj[] = Array.isArray(old.ports) ? old.ports : [];

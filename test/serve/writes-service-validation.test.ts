@@ -78,6 +78,21 @@ describe('serve writes: Service, Secret and PersistentVolumeClaim validation', (
     expect(r.json).toEqual(invalid('Service', 'lowport', [['FieldValueInvalid', 'Invalid value: 8080: provided port is not in the valid range. The range of valid ports is 30000-32767', 'spec.ports[0].nodePort']]));
   });
 
+  it('a LoadBalancer with externalTrafficPolicy Local gets a healthCheckNodePort, kept on update and fixed', async () => {
+    const made = await create('services', { metadata: { name: 'lb-local' }, spec: { type: 'LoadBalancer', externalTrafficPolicy: 'Local', ports: [{ port: 80 }] } });
+    expect(made.status).toBe(201);
+    const hc = made.json.spec.healthCheckNodePort as number;
+    expect(hc).toBeGreaterThanOrEqual(30000);
+    expect(hc).not.toBe(made.json.spec.ports[0].nodePort);
+    const { healthCheckNodePort: _dropped, ...spec } = made.json.spec;
+    const kept = await send('PUT', '/api/v1/namespaces/default/services/lb-local', { ...made.json, spec });
+    expect(kept.status).toBe(200);
+    expect(kept.json.spec.healthCheckNodePort).toBe(hc);
+    const moved = await send('PUT', '/api/v1/namespaces/default/services/lb-local', { ...kept.json, spec: { ...kept.json.spec, healthCheckNodePort: hc === 32000 ? 32001 : 32000 } });
+    expect(moved.status).toBe(422);
+    expect(moved.json.details.causes).toEqual([{ reason: 'FieldValueForbidden', message: 'Forbidden: field is immutable', field: 'spec.healthCheckNodePort' }]);
+  });
+
   it('NodePort → ClusterIP by merge patch drops the node port, as the strategy does', async () => {
     const made = await create('services', { metadata: { name: 'np' }, spec: { type: 'NodePort', ports: [{ port: 80 }] } });
     expect(made.status).toBe(201);
