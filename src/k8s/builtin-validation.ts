@@ -10,6 +10,9 @@ import type { FieldError } from './field-errors';
 import { validateJob, validateJobUpdate } from './job-validation';
 import { validatePodUpdate } from './pod-update-validation';
 import { validatePod, validatePodTemplateSpec } from './pod-validation';
+import { validatePersistentVolumeClaim, validatePersistentVolumeClaimUpdate } from './pvc-validation';
+import { validateSecretType } from './secret-type-validation';
+import { validateService, validateServiceUpdate } from './service-validation';
 import { validateStatefulSet, validateStatefulSetUpdate } from './statefulset-validation';
 import {
   validateDeployment,
@@ -45,6 +48,12 @@ export function validateBuiltinSpec(kind: string, obj: Obj): FieldError[] {
       return validateJob(obj);
     case 'CronJob':
       return validateCronJob(obj);
+    case 'Service':
+      return validateService(obj);
+    case 'Secret':
+      return validateSecretType(obj);
+    case 'PersistentVolumeClaim':
+      return validatePersistentVolumeClaim(obj);
     default:
       return [];
   }
@@ -69,6 +78,10 @@ export function validateBuiltinSpecUpdate(kind: string, next: Obj, old: Obj): Fi
       return validateJobUpdate(next, old);
     case 'CronJob':
       return validateCronJobUpdate(next, old);
+    case 'Service':
+      return validateServiceUpdate(next, old);
+    case 'PersistentVolumeClaim':
+      return validatePersistentVolumeClaimUpdate(next, old);
     default:
       return validateBuiltinSpec(kind, next);
   }

@@ -1,6 +1,6 @@
 /**
  * ValidateConfigMap / ValidateSecret and their update rules, schema-less: config keys, the 1 MiB
- * total, keys in both data and binaryData, and the `immutable` flag (reference/apiserver-facts-writes.md,
+ * total, keys in both data and binaryData, the `immutable` flag and a Secret's fixed type (reference/apiserver-facts-writes.md,
  * w1-create-data-over-1mib, w1-create-invalid-data-multiple-causes, w2-update-immutable-*). Pure.
  */
 import { forbiddenField, invalidField, tooLongField, type FieldError } from './field-errors';
@@ -46,13 +46,18 @@ export function validateConfigData(kind: string, obj: Obj): FieldError[] {
   return errs;
 }
 
-/** ValidateConfigMapUpdate / ValidateSecretUpdate: nothing of an immutable one changes, and it stays immutable. */
+/**
+ * ValidateConfigMapUpdate / ValidateSecretUpdate, before the create rules on the new object: a
+ * Secret's type does not change; nothing of an immutable one changes, and it stays immutable.
+ */
 export function validateConfigUpdate(kind: string, next: Obj, old: Obj): FieldError[] {
-  if ((kind !== 'ConfigMap' && kind !== 'Secret') || old.immutable !== true) return [];
+  if (kind !== 'ConfigMap' && kind !== 'Secret') return [];
   const errs: FieldError[] = [];
+  if (kind === 'Secret' && (next.type ?? '') !== (old.type ?? '')) errs.push(invalidField('type', String(next.type ?? ''), 'field is immutable'));
+  if (old.immutable !== true) return errs;
+  if (next.immutable !== true) errs.push(forbiddenField('immutable', IMMUTABLE));
   if (!same(next.data, old.data)) errs.push(forbiddenField('data', IMMUTABLE));
   if (kind === 'ConfigMap' && !same(next.binaryData, old.binaryData)) errs.push(forbiddenField('binaryData', IMMUTABLE));
-  if (next.immutable !== true) errs.push(forbiddenField('immutable', IMMUTABLE));
   return errs;
 }
 

@@ -15,6 +15,7 @@ import { defaultCrd, initialCrdStatus } from './crd-object';
 import { OBJECT_META_ORDER } from './object-order';
 import { admitPod, defaultPodSpec, qosClass } from './pod-defaults';
 import { allocateService, keepAllocated, serviceAddresses, type ServiceAllocations } from './service-allocation';
+import { dropTypeDependentFields } from './service-type-change';
 import type { Random } from './names';
 
 type Obj = Record<string, any>;
@@ -117,7 +118,9 @@ export function applyDefaults(kind: string, obj: Obj, old?: Obj): void {
       if (template(spec.jobTemplate?.spec)) defaultPodSpec(template(spec.jobTemplate.spec)!, false);
       return;
     case 'Service':
-      if (spec) defaultServiceSpec(spec);
+      if (!spec) return;
+      defaultServiceSpec(spec);
+      if (isObj(old?.spec)) dropTypeDependentFields(spec, old!.spec);
       return;
     case 'Secret':
       if (isObj(obj.stringData)) {

@@ -1,8 +1,8 @@
 /**
  * Service addresses as the apiserver's allocators hand them out: a cluster IP from the service
  * CIDR 10.0.0.0/24 (10.0.0.1 is the `kubernetes` Service's), node ports from 30000-32767, never
- * one in use; an explicitly requested one that is taken is the apiserver's 422. Pure (the
- * addresses in use and the random source are given).
+ * one in use; an explicitly requested one that is taken, or a node port outside the range, is
+ * the apiserver's 422. Pure (the addresses in use and the random source are given).
  */
 import { invalidField, type FieldError } from './field-errors';
 import type { Random } from './names';
@@ -20,7 +20,7 @@ const FIRST_HOST = 1;
 const LAST_HOST = 254;
 export const NODE_PORT_RANGE = [30000, 32767] as const;
 
-/** Fills in clusterIP(s), IP families and node ports a Service spec lacks, and records them as used (`used`: the others' addresses). */
+/** Fills in clusterIP(s), IP families, node ports and the health-check node port a Service spec lacks, and records them as used (`used`: the others' addresses). */
 export function allocateService(spec: Obj, used: ServiceAllocations, random: Random, name: string): void {
   const errors: FieldError[] = [];
   if (spec.type !== 'ExternalName') {
@@ -44,14 +44,25 @@ export function allocateService(spec: Obj, used: ServiceAllocations, random: Ran
       if (!p || typeof p !== 'object') return;
       if (p.nodePort === undefined || p.nodePort === 0) {
         p.nodePort = pick(random, high - low + 1, (k) => low + k, (port) => used.nodePorts.has(port));
+      } else if (p.nodePort < low || p.nodePort > high) {
+        errors.push(invalidField(`spec.ports[${i}].nodePort`, p.nodePort, `provided port is not in the valid range. The range of valid ports is ${low}-${high}`));
+        return;
       } else if (used.nodePorts.has(p.nodePort)) {
         errors.push(invalidField(`spec.ports[${i}].nodePort`, p.nodePort, `provided port is already allocated`));
       }
       if (p.nodePort !== undefined) used.nodePorts.add(p.nodePort);
     });
   }
+  if (needsHealthCheckNodePort(spec) && !spec.healthCheckNodePort) {
+    const [low, high] = NODE_PORT_RANGE;
+    spec.healthCheckNodePort = pick(random, high - low + 1, (k) => low + k, (port) => used.nodePorts.has(port));
+    if (spec.healthCheckNodePort !== undefined) used.nodePorts.add(spec.healthCheckNodePort);
+  }
   if (errors.length > 0) throw invalidObject('Service', '', name, errors);
 }
+
+/** A LoadBalancer whose externalTrafficPolicy is Local gets a node port for its health checks. */
+const needsHealthCheckNodePort = (spec: Obj) => spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local';
 
 /** The addresses a stored Service holds. */
 export function serviceAddresses(spec: Obj): ServiceAllocations {
@@ -59,10 +70,11 @@ export function serviceAddresses(spec: Obj): ServiceAllocations {
   const ports = new Set<number>();
   for (const ip of [spec?.clusterIP, ...(Array.isArray(spec?.clusterIPs) ? spec.clusterIPs : [])]) if (typeof ip === 'string' && ip && ip !== 'None') ips.add(ip);
   for (const p of Array.isArray(spec?.ports) ? spec.ports : []) if (p && typeof p.nodePort === 'number' && p.nodePort > 0) ports.add(p.nodePort);
+  if (typeof spec?.healthCheckNodePort === 'number' && spec.healthCheckNodePort > 0) ports.add(spec.healthCheckNodePort);
   return { clusterIPs: ips, nodePorts: ports };
 }
 
-/** On update, the addresses the stored Service holds stay unless the new spec names others. */
+/** On update, the addresses the stored Service holds stay unless the new spec names others (node ports only while both types use them). */
 export function keepAllocated(spec: Obj, old: Obj): void {
   if ((spec.clusterIP === undefined || spec.clusterIP === '') && old.clusterIP !== undefined && spec.type !== 'ExternalName') {
     spec.clusterIP = old.clusterIP;
@@ -72,6 +84,9 @@ export function keepAllocated(spec: Obj, old: Obj): void {
     spec.ipFamilies ??= old.ipFamilies;
     spec.ipFamilyPolicy ??= old.ipFamilyPolicy;
   }
+  if (needsHealthCheckNodePort(spec) && needsHealthCheckNodePort(old) && !spec.healthCheckNodePort && old.healthCheckNodePort) spec.healthCheckNodePort = old.healthCheckNodePort;
+  const needsNodePorts = (s: Obj) => s.type === 'NodePort' || s.type === 'LoadBalancer';
+  if (!needsNodePorts(spec) || !needsNodePorts(old)) return;
   const oldPorts: Obj[] = Array.isArray(old.ports) ? old.ports : [];
   for (const p of Array.isArray(spec.ports) ? spec.ports : []) {
     if (!p || typeof p !== 'object' || (p.nodePort !== undefined && p.nodePort !== 0)) continue;

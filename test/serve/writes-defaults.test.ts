@@ -106,7 +106,7 @@ describe('serve writes: Service addresses', () => {
   });
 
   it('NodePort and LoadBalancer Services get node ports from 30000-32767, kept on update', async () => {
-    const reply = await post(svc('np', { type: 'NodePort', ports: [{ port: 80 }, { port: 443, name: 'https' }] }));
+    const reply = await post(svc('np', { type: 'NodePort', ports: [{ port: 80, name: 'http' }, { port: 443, name: 'https' }] }));
     expect(reply.status).toBe(201);
     const created = JSON.parse(reply.body);
     const ports = created.spec.ports.map((p: Obj) => p.nodePort);
@@ -118,7 +118,7 @@ describe('serve writes: Service addresses', () => {
     expect(lb.spec.allocateLoadBalancerNodePorts).toBe(true);
     // A PUT without the allocated values keeps them.
     const put = await send(api.url + '/api/v1/namespaces/default/services/np', 'PUT', { 'Content-Type': 'application/json' },
-      JSON.stringify({ metadata: { name: 'np', resourceVersion: created.metadata.resourceVersion }, spec: { type: 'NodePort', ports: [{ port: 80 }, { port: 443, name: 'https' }] } }));
+      JSON.stringify({ metadata: { name: 'np', resourceVersion: created.metadata.resourceVersion }, spec: { type: 'NodePort', ports: [{ port: 80, name: 'http' }, { port: 443, name: 'https' }] } }));
     expect(put.status).toBe(200);
     const updated = JSON.parse(put.body);
     expect(updated.spec.clusterIP).toBe(created.spec.clusterIP);

@@ -152,8 +152,8 @@ export function prepareUpdate(old: Obj, next: Obj, target: WriteTarget, actor: A
   if (rules.builtin && resource.info.group === '') omitEmptyData(kind, result);
   const errs = [
     ...validateObjectMetaUpdate(meta, oldMeta),
-    ...validateConfigData(kind, result),
     ...validateConfigUpdate(kind, result, old),
+    ...validateConfigData(kind, result),
     ...(rules.builtin && mode.subresource === '' ? validateBuiltinSpecUpdate(kind, result, old) : []),
     ...(resource.custom ? prepareCustomResource(resource.custom, result, false) : []),
   ];

@@ -1,0 +1,114 @@
+/**
+ * core/validation's ValidatePersistentVolumeClaimSpec / ValidatePersistentVolumeClaimUpdate as a
+ * v1.26 apiserver runs them (ReadWriteOncePod and RecoverVolumeExpansionFailure are off): access
+ * modes, the storage request, class name, volume mode, data sources; on update the spec is fixed
+ * except the volumeName a binder sets once and the storage request of a bound claim. Pure.
+ */
+import { forbiddenField, invalidField, notSupportedField, requiredField, type FieldError } from './field-errors';
+import { isDns1123Subdomain } from './names';
+import { pvcSpecDiff } from './pvc-spec-diff';
+import { compareQuantities, quantitySign, quantityString } from './quantity';
+
+type Obj = Record<string, any>;
+
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+export const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce'];
+const VOLUME_MODES = ['Block', 'Filesystem'];
+/**
+ * The bad value Go reports for "must match dataSourceRef" is the *field.Path of `dataSource`,
+ * printed with %#v: its parent pointer is an address, shown here as a fixed one.
+ */
+const GO_PATH_VALUE = { goSyntax: 'field.Path{name:"dataSource", index:"", parent:(*field.Path)(0xc000010000)}' };
+const BETA_STORAGE_CLASS = 'volume.beta.kubernetes.io/storage-class';
+
+/** ValidatePersistentVolumeClaimSpec: `spec` at `path` (`spec`, or a StatefulSet's `spec.volumeClaimTemplates[0].spec`). */
+export function validatePersistentVolumeClaimSpec(spec: Obj, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const modes: unknown[] = Array.isArray(spec.accessModes) ? spec.accessModes : [];
+  if (modes.length === 0) errs.push(requiredField(`${path}.accessModes`, 'at least 1 access mode is required'));
+  let readWriteOncePod = false;
+  let others = false;
+  for (const mode of modes) {
+    const m = String(mode);
+    if (!ACCESS_MODES.includes(m)) errs.push(notSupportedField(`${path}.accessModes`, m, ACCESS_MODES));
+    if (m === 'ReadWriteOncePod') readWriteOncePod = true;
+    else if (ACCESS_MODES.includes(m)) others = true;
+  }
+  if (readWriteOncePod && others) errs.push(forbiddenField(`${path}.accessModes`, 'may not use ReadWriteOncePod with other access modes'));
+  const requests = isObj(spec.resources?.requests) ? spec.resources.requests : {};
+  const storagePath = `${path}.resources[storage]`;
+  if (!Object.prototype.hasOwnProperty.call(requests, 'storage')) errs.push(requiredField(storagePath, ''));
+  else if (quantitySign(requests.storage) <= 0) errs.push(invalidField(storagePath, quantityString(requests.storage), 'must be greater than zero'));
+  if (typeof spec.storageClassName === 'string' && spec.storageClassName.length > 0) {
+    for (const msg of isDns1123Subdomain(spec.storageClassName)) errs.push(invalidField(`${path}.storageClassName`, spec.storageClassName, msg));
+  }
+  if (typeof spec.volumeMode === 'string' && !VOLUME_MODES.includes(spec.volumeMode)) {
+    errs.push(notSupportedField(`${path}.volumeMode`, spec.volumeMode, VOLUME_MODES));
+  }
+  if (isObj(spec.dataSource)) errs.push(...validateDataSource(spec.dataSource, `${path}.dataSource`));
+  if (isObj(spec.dataSourceRef)) errs.push(...validateDataSource(spec.dataSourceRef, `${path}.dataSourceRef`));
+  if (isObj(spec.dataSource) && isObj(spec.dataSourceRef) && !sameReference(spec.dataSource, spec.dataSourceRef)) {
+    errs.push(invalidField(path, GO_PATH_VALUE, 'must match dataSourceRef'));
+  }
+  return errs;
+}
+
+/** ValidatePersistentVolumeClaim's spec rules (metadata is the caller's). */
+export function validatePersistentVolumeClaim(pvc: Obj): FieldError[] {
+  return validatePersistentVolumeClaimSpec(isObj(pvc.spec) ? pvc.spec : {}, 'spec');
+}
+
+/** ValidatePersistentVolumeClaimUpdate (after the metadata rules): the new claim's rules, then what may not change. */
+export function validatePersistentVolumeClaimUpdate(next: Obj, old: Obj): FieldError[] {
+  const errs = validatePersistentVolumeClaim(next);
+  const newSpec: Obj = structuredClone(isObj(next.spec) ? next.spec : {});
+  const oldSpec: Obj = structuredClone(isObj(old.spec) ? old.spec : {});
+  if (!oldSpec.volumeName) {
+    if (newSpec.volumeName === undefined) delete oldSpec.volumeName;
+    else oldSpec.volumeName = newSpec.volumeName;
+  }
+  const oldAnnotation = old.metadata?.annotations?.[BETA_STORAGE_CLASS];
+  const newAnnotation = next.metadata?.annotations?.[BETA_STORAGE_CLASS];
+  if (storageClassUpgrade(old.metadata?.annotations ?? {}, next.metadata?.annotations ?? {}, oldSpec.storageClassName, newSpec.storageClassName)) {
+    delete newSpec.storageClassName;
+  } else if ((oldAnnotation ?? '') !== (newAnnotation ?? '')) {
+    errs.push(invalidField(`metadata.annotations.${BETA_STORAGE_CLASS}`, newAnnotation ?? '', 'field is immutable'));
+  }
+  if (next.status?.phase === 'Bound' && isObj(newSpec.resources?.requests)) {
+    if (old.spec?.resources?.requests?.storage === undefined) delete newSpec.resources.requests.storage;
+    else newSpec.resources.requests.storage = old.spec.resources.requests.storage;
+  }
+  const diff = pvcSpecDiff(oldSpec, newSpec);
+  if (diff !== undefined) errs.push(forbiddenField('spec', `spec is immutable after creation except resources.requests for bound claims\n${diff}`));
+  const oldSize = old.spec?.resources?.requests?.storage;
+  const newSize = next.spec?.resources?.requests?.storage;
+  if (compareQuantities(newSize ?? '0', oldSize ?? '0') < 0) {
+    errs.push(forbiddenField('spec.resources.requests.storage', 'field can not be less than previous value'));
+  }
+  if ((next.spec?.volumeMode ?? null) !== (old.spec?.volumeMode ?? null)) {
+    errs.push(invalidField('volumeMode', next.spec?.volumeMode ?? { goSyntax: 'null' }, 'field is immutable'));
+  }
+  return errs;
+}
+
+/** validateDataSource: name and kind required; without an apiGroup only a PersistentVolumeClaim. */
+function validateDataSource(ref: Obj, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!ref.name) errs.push(requiredField(`${path}.name`, ''));
+  if (!ref.kind) errs.push(requiredField(`${path}.kind`, ''));
+  if (!ref.apiGroup && ref.kind !== 'PersistentVolumeClaim') errs.push(invalidField(path, String(ref.kind ?? ''), ''));
+  return errs;
+}
+
+function sameReference(a: Obj, b: Obj): boolean {
+  return (a.apiGroup ?? '') === (b.apiGroup ?? '') && a.kind === b.kind && a.name === b.name && (b.namespace ?? '') === '';
+}
+
+/** validateStorageClassUpgrade: a claim with only the beta annotation may move it to storageClassName. */
+function storageClassUpgrade(oldAnnotations: Obj, newAnnotations: Obj, oldName: unknown, newName: unknown): boolean {
+  const oldExists = Object.prototype.hasOwnProperty.call(oldAnnotations, BETA_STORAGE_CLASS);
+  const newExists = Object.prototype.hasOwnProperty.call(newAnnotations, BETA_STORAGE_CLASS);
+  const oldClass = oldAnnotations[BETA_STORAGE_CLASS];
+  return oldExists && (oldName === undefined || oldName === null) && typeof newName === 'string' && newName === oldClass && (!newExists || newAnnotations[BETA_STORAGE_CLASS] === oldClass);
+}
