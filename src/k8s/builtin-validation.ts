@@ -22,10 +22,9 @@ import {
   validateReplicationController,
   validateReplicationControllerUpdate,
 } from './workload-validation';
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
-
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The kind's spec rules on create (and on update, before the update-only rules). */
 export function validateBuiltinSpec(kind: string, obj: Obj): FieldError[] {
@@ -33,7 +32,7 @@ export function validateBuiltinSpec(kind: string, obj: Obj): FieldError[] {
     case 'Pod':
       return validatePod(obj);
     case 'PodTemplate':
-      return validatePodTemplateSpec(isObj(obj.template) ? obj.template : {}, 'template');
+      return validatePodTemplateSpec(isPlainObject(obj.template) ? obj.template : {}, 'template');
     case 'Deployment':
       return validateDeployment(obj);
     case 'ReplicaSet':

@@ -5,10 +5,9 @@
  * accepted names, the storage version stored), and Go struct order for the nested types
  * (names, versions, JSONSchemaProps) as the w8 transcripts show. Pure.
  */
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
-
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The version with `storage: true` (the first served one when none says so). */
 export function storageVersion(crd: Obj): string {
@@ -17,14 +16,14 @@ export function storageVersion(crd: Obj): string {
 }
 
 export function defaultCrd(obj: Obj): void {
-  const spec = isObj(obj.spec) ? obj.spec : undefined;
+  const spec = isPlainObject(obj.spec) ? obj.spec : undefined;
   if (!spec) return;
-  if (isObj(spec.names) && typeof spec.names.kind === 'string') {
+  if (isPlainObject(spec.names) && typeof spec.names.kind === 'string') {
     spec.names.singular ||= spec.names.kind.toLowerCase();
     spec.names.listKind ||= `${spec.names.kind}List`;
   }
   spec.conversion ??= {};
-  if (isObj(spec.conversion)) spec.conversion.strategy ??= 'None';
+  if (isPlainObject(spec.conversion)) spec.conversion.strategy ??= 'None';
 }
 
 /** The status a created CRD starts with (the establishing controller fills it in next). */
@@ -52,7 +51,7 @@ const PROPS_ORDER = [
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', 'dependencies']);
 
 function ordered(obj: unknown, order: readonly string[], child: (k: string, v: any) => any = (_k, v) => v): any {
-  if (!isObj(obj)) return obj;
+  if (!isPlainObject(obj)) return obj;
   const out: Obj = {};
   for (const k of order) if (k in obj) out[k] = child(k, obj[k]);
   for (const k of Object.keys(obj)) if (!(k in out)) out[k] = child(k, obj[k]);
@@ -62,7 +61,7 @@ function ordered(obj: unknown, order: readonly string[], child: (k: string, v: a
 function orderProps(s: unknown): unknown {
   if (Array.isArray(s)) return s.map(orderProps);
   return ordered(s, PROPS_ORDER, (k, v) => {
-    if (SCHEMA_MAPS.has(k) && isObj(v)) return Object.fromEntries(Object.keys(v).sort().map((name) => [name, orderProps(v[name])]));
+    if (SCHEMA_MAPS.has(k) && isPlainObject(v)) return Object.fromEntries(Object.keys(v).sort().map((name) => [name, orderProps(v[name])]));
     if (k === 'items' || k === 'not' || k === 'additionalProperties' || k === 'additionalItems') return typeof v === 'boolean' ? v : orderProps(v);
     if (k === 'allOf' || k === 'oneOf' || k === 'anyOf') return orderProps(v);
     return v;
@@ -71,7 +70,7 @@ function orderProps(s: unknown): unknown {
 
 /** The spec and status of a CRD in Go struct order (top level and metadata are object-order's). */
 export function orderCrdBody(obj: Obj): void {
-  if (isObj(obj.spec)) {
+  if (isPlainObject(obj.spec)) {
     obj.spec = ordered(obj.spec, SPEC_ORDER, (k, v) => {
       if (k === 'names') return ordered(v, NAMES_ORDER);
       if (k === 'versions' && Array.isArray(v)) {
@@ -85,7 +84,7 @@ export function orderCrdBody(obj: Obj): void {
       return v;
     });
   }
-  if (isObj(obj.status)) {
+  if (isPlainObject(obj.status)) {
     obj.status = ordered(obj.status, STATUS_ORDER, (k, v) => {
       if (k === 'conditions' && Array.isArray(v)) return v.map((c) => ordered(c, CONDITION_ORDER));
       if (k === 'acceptedNames') return ordered(v, NAMES_ORDER);
@@ -106,7 +105,7 @@ export function markCrdForDeletion(obj: Obj, at: string): void {
   meta.deletionTimestamp = at;
   const finalizers: string[] = Array.isArray(meta.finalizers) ? meta.finalizers : [];
   if (!finalizers.includes(CRD_CLEANUP_FINALIZER)) meta.finalizers = [...finalizers, CRD_CLEANUP_FINALIZER];
-  obj.status = isObj(obj.status) ? obj.status : {};
+  obj.status = isPlainObject(obj.status) ? obj.status : {};
   const conditions = (Array.isArray(obj.status.conditions) ? obj.status.conditions : []).filter((c: Obj) => c?.type !== 'Terminating');
   conditions.push({ type: 'Terminating', status: 'True', lastTransitionTime: at, reason: 'InstanceDeletionPending', message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon' });
   obj.status.conditions = conditions;

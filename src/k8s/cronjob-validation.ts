@@ -10,7 +10,8 @@ import { invalidField, notSupportedField, requiredField, type FieldError } from 
 import { nonNegative } from './int-or-percent';
 import { goLabelSelector } from './label-selector-validation';
 import { validateJobSpecBody } from './job-validation';
-import { isObj, objOf } from './workload-validation';
+import { objOf } from './workload-validation';
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
 
@@ -66,7 +67,7 @@ function concurrencyPolicy(policy: unknown): FieldError[] {
 /** ValidateJobTemplateSpec: the Job spec rules; the selector is generated for each Job, so none may be given. */
 function jobTemplateSpec(spec: Obj): FieldError[] {
   const errs = validateJobSpecBody(spec, 'spec.jobTemplate.spec');
-  if (isObj(spec.selector)) errs.push(invalidField('spec.jobTemplate.spec.selector', goLabelSelector(spec.selector), '`selector` will be auto-generated'));
+  if (isPlainObject(spec.selector)) errs.push(invalidField('spec.jobTemplate.spec.selector', goLabelSelector(spec.selector), '`selector` will be auto-generated'));
   if (spec.manualSelector === true) errs.push(notSupportedField('spec.jobTemplate.spec.manualSelector', true, ['nil', 'false']));
   return errs;
 }

@@ -8,7 +8,8 @@ import { invalidField, notSupportedField, requiredField, type FieldError } from 
 import { goIntOrString, intOrPercentValue, nonNegative, notMoreThan100Percent, positiveIntOrPercent } from './int-or-percent';
 import { goLabelSelector, goStringMap, labelSelectorAsSelector, validateLabelSelector } from './label-selector-validation';
 import { validatePodTemplateSpec } from './pod-validation';
-import { MISMATCH, alwaysRestarting, goPointer, immutableSelector, isObj, objOf, templateLabels } from './workload-validation';
+import { MISMATCH, alwaysRestarting, goPointer, immutableSelector, objOf, templateLabels } from './workload-validation';
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
 
@@ -21,7 +22,7 @@ function daemonSetSpec(spec: Obj): FieldError[] {
     errs.push(invalidField('spec.template.metadata.labels', { goSyntax: goStringMap(templateLabels(template)) }, MISMATCH));
   }
   const sel = spec.selector;
-  if (isObj(sel) && Object.keys(objOf(sel.matchLabels)).length + (Array.isArray(sel.matchExpressions) ? sel.matchExpressions.length : 0) === 0) {
+  if (isPlainObject(sel) && Object.keys(objOf(sel.matchLabels)).length + (Array.isArray(sel.matchExpressions) ? sel.matchExpressions.length : 0) === 0) {
     errs.push(invalidField('spec.selector', goLabelSelector(sel), 'empty selector is invalid for daemonset'));
   }
   errs.push(...validatePodTemplateSpec(template, 'spec.template'));
@@ -40,7 +41,7 @@ function updateStrategy(strategy: Obj): FieldError[] {
     case 'OnDelete':
       return [];
     case 'RollingUpdate': {
-      if (!isObj(rolling)) return [requiredField(`${path}.rollingUpdate`, '')];
+      if (!isPlainObject(rolling)) return [requiredField(`${path}.rollingUpdate`, '')];
       const p = `${path}.rollingUpdate`;
       const errs = [
         ...positiveIntOrPercent(rolling.maxUnavailable, `${p}.maxUnavailable`),

@@ -8,6 +8,7 @@
  */
 import { isFrozenTree } from '../wire/frozen-tree';
 import { PROTO, SPECIAL, type ProtobufSchema } from '../wire/protobuf-schema';
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
 
@@ -104,7 +105,7 @@ export class GoStructOrder {
       let out: unknown[] | undefined;
       for (let i = 0; i < value.length; i++) {
         const v: unknown = value[i];
-        const c = isObject(v) ? this.order(v, how.message) : v;
+        const c = isPlainObject(v) ? this.order(v, how.message) : v;
         if (c !== v && !out) out = value.slice(0, i);
         if (out) out.push(c);
       }
@@ -120,7 +121,7 @@ export class GoStructOrder {
     for (let i = 0; i < inOrder.length; i++) {
       const k = inOrder[i]!;
       const v = obj[k];
-      const c = how.values && isObject(v) ? this.order(v, how.values) : v;
+      const c = how.values && isPlainObject(v) ? this.order(v, how.values) : v;
       if (c !== v && !out) {
         out = {};
         for (let j = 0; j < i; j++) out[inOrder[j]!] = obj[inOrder[j]!];
@@ -156,6 +157,3 @@ export class GoStructOrder {
   }
 }
 
-function isObject(v: unknown): v is Obj {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}

@@ -12,7 +12,8 @@ import { goLabelSelector, goStringMap, labelSelectorAsSelector, validateLabelSel
 import { isDns1123Label } from './names';
 import { validatePodFailurePolicy } from './pod-failure-policy-validation';
 import { validatePodTemplateSpec } from './pod-validation';
-import { MISMATCH, isObj, objOf, restartPolicyOf, semanticEqual, templateLabels } from './workload-validation';
+import { MISMATCH, objOf, restartPolicyOf, semanticEqual, templateLabels } from './workload-validation';
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
 
@@ -35,20 +36,20 @@ export function validateJobSpecBody(spec: Obj, path: string): FieldError[] {
     }
   }
   const template = objOf(spec.template);
-  if (isObj(spec.podFailurePolicy)) errs.push(...validatePodFailurePolicy(spec.podFailurePolicy, template, `${path}.podFailurePolicy`));
+  if (isPlainObject(spec.podFailurePolicy)) errs.push(...validatePodFailurePolicy(spec.podFailurePolicy, template, `${path}.podFailurePolicy`));
   errs.push(...validatePodTemplateSpec(template, `${path}.template`));
   const policy = restartPolicyOf(template);
   const policyPath = `${path}.template.spec.restartPolicy`;
   if (policy === 'Always' || policy === '') errs.push(requiredField(policyPath, 'valid values: "OnFailure", "Never"'));
   else if (policy !== 'OnFailure' && policy !== 'Never') errs.push(notSupportedField(policyPath, policy, ['OnFailure', 'Never']));
-  else if (isObj(spec.podFailurePolicy) && policy !== 'Never') errs.push(invalidField(policyPath, policy, 'only "Never" is supported when podFailurePolicy is specified'));
+  else if (isPlainObject(spec.podFailurePolicy) && policy !== 'Never') errs.push(invalidField(policyPath, policy, 'only "Never" is supported when podFailurePolicy is specified'));
   return errs;
 }
 
 /** ValidateJobSpec: the shared rules, then the selector and the template's labels. */
 function jobSpec(spec: Obj): FieldError[] {
   const errs = validateJobSpecBody(spec, 'spec');
-  if (!isObj(spec.selector)) errs.push(requiredField('spec.selector', ''));
+  if (!isPlainObject(spec.selector)) errs.push(requiredField('spec.selector', ''));
   else errs.push(...validateLabelSelector(spec.selector, 'spec.selector'));
   const selector = labelSelectorAsSelector(spec.selector);
   const labels = templateLabels(objOf(spec.template));
@@ -71,7 +72,7 @@ function withGeneratedSelector(spec: Obj, name: string, uid: string): Obj {
 
 /** ValidateGeneratedSelector: the template carries the generated labels and the selector selects exactly them. */
 function generatedSelector(spec: Obj, name: string, uid: string): FieldError[] {
-  if (spec.manualSelector === true || !isObj(spec.selector)) return [];
+  if (spec.manualSelector === true || !isPlainObject(spec.selector)) return [];
   const errs: FieldError[] = [];
   const labels = objOf(templateLabels(objOf(spec.template)));
   for (const [key, expected] of [['controller-uid', uid], ['job-name', name]] as const) {
@@ -127,7 +128,7 @@ export function validateJobUpdate(next: Obj, old: Obj): FieldError[] {
     errs.push(invalidField('spec.completionMode', spec.completionMode === undefined ? { goSyntax: 'null' } : String(spec.completionMode), IMMUTABLE));
   }
   if (!semanticEqual(spec.podFailurePolicy, oldSpec.podFailurePolicy)) {
-    errs.push(invalidField('spec.podFailurePolicy', { goSyntax: isObj(spec.podFailurePolicy) ? 'batch.PodFailurePolicy{…}' : 'null' }, IMMUTABLE));
+    errs.push(invalidField('spec.podFailurePolicy', { goSyntax: isPlainObject(spec.podFailurePolicy) ? 'batch.PodFailurePolicy{…}' : 'null' }, IMMUTABLE));
   }
   return errs;
 }
@@ -149,7 +150,7 @@ function comparableTemplates(spec: Obj, oldSpec: Obj, old: Obj): [Obj, Obj] {
     const podSpec = { ...objOf(t.spec) };
     delete podSpec.nodeSelector;
     delete podSpec.tolerations;
-    if (isObj(podSpec.affinity)) {
+    if (isPlainObject(podSpec.affinity)) {
       podSpec.affinity = { ...podSpec.affinity };
       delete podSpec.affinity.nodeAffinity;
     }

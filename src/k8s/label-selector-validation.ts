@@ -7,18 +7,18 @@
  */
 import { invalidField, forbiddenField, requiredField, type FieldError } from './field-errors';
 import { isLabelValue, isQualifiedName, validateLabels } from './object-meta-validation';
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
 
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
 
 /** ValidateLabelSelector (values checked as label values, as on create): nothing for a nil selector. */
 export function validateLabelSelector(selector: unknown, path: string): FieldError[] {
-  if (!isObj(selector)) return [];
-  const errs = validateLabels(isObj(selector.matchLabels) ? selector.matchLabels : undefined, `${path}.matchLabels`);
+  if (!isPlainObject(selector)) return [];
+  const errs = validateLabels(isPlainObject(selector.matchLabels) ? selector.matchLabels : undefined, `${path}.matchLabels`);
   const exprs = Array.isArray(selector.matchExpressions) ? selector.matchExpressions : [];
-  exprs.forEach((expr: unknown, i: number) => errs.push(...validateRequirement(isObj(expr) ? expr : {}, `${path}.matchExpressions[${i}]`)));
+  exprs.forEach((expr: unknown, i: number) => errs.push(...validateRequirement(isPlainObject(expr) ? expr : {}, `${path}.matchExpressions[${i}]`)));
   return errs;
 }
 
@@ -58,9 +58,9 @@ const EVERYTHING: WorkloadSelector = { empty: true, matches: () => true };
 
 /** metav1.LabelSelectorAsSelector: undefined where Go returns an error (bad key, value, operator or value count). */
 export function labelSelectorAsSelector(selector: unknown): WorkloadSelector | undefined {
-  if (!isObj(selector)) return NOTHING;
-  const matchLabels = isObj(selector.matchLabels) ? selector.matchLabels : {};
-  const exprs: Obj[] = Array.isArray(selector.matchExpressions) ? selector.matchExpressions.map((e: unknown) => (isObj(e) ? e : {})) : [];
+  if (!isPlainObject(selector)) return NOTHING;
+  const matchLabels = isPlainObject(selector.matchLabels) ? selector.matchLabels : {};
+  const exprs: Obj[] = Array.isArray(selector.matchExpressions) ? selector.matchExpressions.map((e: unknown) => (isPlainObject(e) ? e : {})) : [];
   if (Object.keys(matchLabels).length + exprs.length === 0) return EVERYTHING;
   const tests: Array<(labels: Obj) => boolean> = [];
   for (const [k, v] of Object.entries(matchLabels)) {
@@ -92,15 +92,15 @@ export function labelSelectorAsSelector(selector: unknown): WorkloadSelector | u
         return undefined;
     }
   }
-  return { empty: false, matches: (labels) => tests.every((t) => t(isObj(labels) ? labels : {})) };
+  return { empty: false, matches: (labels) => tests.every((t) => t(isPlainObject(labels) ? labels : {})) };
 }
 
 /** labels.Set(m).AsSelector(): the ReplicationController's map selector; an empty map selects everything. */
 export function mapAsSelector(selector: unknown): WorkloadSelector {
-  const m = isObj(selector) ? selector : {};
+  const m = isPlainObject(selector) ? selector : {};
   const entries = Object.entries(m);
   if (entries.length === 0) return EVERYTHING;
-  return { empty: false, matches: (labels) => entries.every(([k, v]) => isObj(labels) && hasLabel(labels, k) && labels[k] === v) };
+  return { empty: false, matches: (labels) => entries.every(([k, v]) => isPlainObject(labels) && hasLabel(labels, k) && labels[k] === v) };
 }
 
 const hasLabel = (labels: Obj, key: string) => Object.prototype.hasOwnProperty.call(labels, key);
@@ -112,7 +112,7 @@ export function goString(s: string): string {
 
 /** `%#v` of a map[string]string: `map[string]string{"a":"b"}` with sorted keys, `map[string]string(nil)` for none. */
 export function goStringMap(m: unknown): string {
-  if (!isObj(m)) return 'map[string]string(nil)';
+  if (!isPlainObject(m)) return 'map[string]string(nil)';
   const keys = Object.keys(m).sort();
   return `map[string]string{${keys.map((k) => `${goString(k)}:${goString(String(m[k]))}`).join(', ')}}`;
 }
@@ -125,12 +125,12 @@ export function goStringList(v: unknown): string {
 
 /** `%#v` of a metav1.LabelSelector (what a field error shows for `spec.selector`); `null` for none. */
 export function goLabelSelector(selector: unknown): { goSyntax: string } {
-  if (!isObj(selector)) return { goSyntax: 'null' };
+  if (!isPlainObject(selector)) return { goSyntax: 'null' };
   const s = selector;
   const exprs = Array.isArray(s.matchExpressions)
     ? `[]v1.LabelSelectorRequirement{${s.matchExpressions
         .map((e: unknown) => {
-          const r = isObj(e) ? e : {};
+          const r = isPlainObject(e) ? e : {};
           return `v1.LabelSelectorRequirement{Key:${goString(String(r.key ?? ''))}, Operator:${goString(String(r.operator ?? ''))}, Values:${goStringList(r.values)}}`;
         })
         .join(', ')}}`

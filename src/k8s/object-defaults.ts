@@ -17,18 +17,18 @@ import { admitPod, defaultPodSpec, qosClass } from './pod-defaults';
 import { allocateService, keepAllocated, serviceAddresses, type ServiceAllocations } from './service-allocation';
 import { dropTypeDependentFields } from './service-type-change';
 import type { Random } from './names';
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
 
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
+const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
 
 const DAEMONSET_TEMPLATE_GENERATION = 'deprecated.daemonset.template.generation';
 
 /** Decode-time defaults of `obj` (a built-in kind); `old` is the stored object on update. */
 export function applyDefaults(kind: string, obj: Obj, old?: Obj): void {
-  const spec = isObj(obj.spec) ? obj.spec : undefined;
-  const template = (s: Obj | undefined) => (isObj(s?.template?.spec) ? (s!.template.spec as Obj) : undefined);
+  const spec = isPlainObject(obj.spec) ? obj.spec : undefined;
+  const template = (s: Obj | undefined) => (isPlainObject(s?.template?.spec) ? (s!.template.spec as Obj) : undefined);
   switch (kind) {
     case 'CustomResourceDefinition':
       defaultCrd(obj);
@@ -37,16 +37,16 @@ export function applyDefaults(kind: string, obj: Obj, old?: Obj): void {
       if (spec) defaultPodSpec(spec, true);
       return;
     case 'PodTemplate':
-      if (isObj(obj.template?.spec)) defaultPodSpec(obj.template.spec, false);
+      if (isPlainObject(obj.template?.spec)) defaultPodSpec(obj.template.spec, false);
       return;
     case 'ReplicationController': {
       if (!spec) return;
       // SetDefaults_ReplicationController: an empty selector and empty labels take the template's labels.
-      const labels = isObj(spec.template?.metadata?.labels) ? spec.template.metadata.labels : undefined;
+      const labels = isPlainObject(spec.template?.metadata?.labels) ? spec.template.metadata.labels : undefined;
       if (labels) {
-        if (!isObj(spec.selector) || Object.keys(spec.selector).length === 0) spec.selector = { ...labels };
+        if (!isPlainObject(spec.selector) || Object.keys(spec.selector).length === 0) spec.selector = { ...labels };
         const meta = (obj.metadata ??= {});
-        if (!isObj(meta.labels) || Object.keys(meta.labels).length === 0) meta.labels = { ...labels };
+        if (!isPlainObject(meta.labels) || Object.keys(meta.labels).length === 0) meta.labels = { ...labels };
       }
       spec.replicas ??= 1;
       if (template(spec)) defaultPodSpec(template(spec)!, false);
@@ -83,7 +83,7 @@ export function applyDefaults(kind: string, obj: Obj, old?: Obj): void {
       }
       spec.revisionHistoryLimit ??= 10;
       for (const pvc of objects(spec.volumeClaimTemplates)) {
-        if (isObj(pvc.spec)) pvc.spec.volumeMode ??= 'Filesystem';
+        if (isPlainObject(pvc.spec)) pvc.spec.volumeMode ??= 'Filesystem';
       }
       if (template(spec)) defaultPodSpec(template(spec)!, false);
       return;
@@ -120,11 +120,11 @@ export function applyDefaults(kind: string, obj: Obj, old?: Obj): void {
     case 'Service':
       if (!spec) return;
       defaultServiceSpec(spec);
-      if (isObj(old?.spec)) dropTypeDependentFields(spec, old!.spec);
+      if (isPlainObject(old?.spec)) dropTypeDependentFields(spec, old!.spec);
       return;
     case 'Secret':
-      if (isObj(obj.stringData)) {
-        obj.data = { ...(isObj(obj.data) ? obj.data : {}) };
+      if (isPlainObject(obj.stringData)) {
+        obj.data = { ...(isPlainObject(obj.data) ? obj.data : {}) };
         for (const [k, v] of Object.entries(obj.stringData)) obj.data[k] = Buffer.from(String(v), 'utf8').toString('base64');
       }
       delete obj.stringData;
@@ -169,7 +169,7 @@ export interface CreateContext {
 
 export function completeCreate(kind: string, obj: Obj, ctx: CreateContext): void {
   const meta = (obj.metadata ??= {});
-  const spec = isObj(obj.spec) ? obj.spec : undefined;
+  const spec = isPlainObject(obj.spec) ? obj.spec : undefined;
   if (kind === 'Job' && spec) {
     const labels = { 'controller-uid': ctx.uid, 'job-name': String(meta.name ?? '') };
     if (spec.manualSelector !== true) {
@@ -177,7 +177,7 @@ export function completeCreate(kind: string, obj: Obj, ctx: CreateContext): void
       spec.template.metadata = { ...(spec.template.metadata ?? {}), labels: { ...labels, ...(spec.template.metadata?.labels ?? {}) } };
       spec.selector = { matchLabels: { 'controller-uid': ctx.uid } };
     }
-    if (!isObj(meta.labels) || Object.keys(meta.labels).length === 0) meta.labels = { ...labels };
+    if (!isPlainObject(meta.labels) || Object.keys(meta.labels).length === 0) meta.labels = { ...labels };
     meta.annotations = { ...(meta.annotations ?? {}), 'batch.kubernetes.io/job-tracking': '' };
   }
   if (kind === 'Pod' && spec) admitPod(spec);
@@ -189,8 +189,8 @@ export function completeCreate(kind: string, obj: Obj, ctx: CreateContext): void
 
 /** The update's counterpart: a Service keeps its allocated addresses; embedded metadata as on create. */
 export function completeUpdate(kind: string, obj: Obj, old: Obj, ctx: Omit<CreateContext, 'uid'>): void {
-  if (kind === 'Service' && isObj(obj.spec)) {
-    const oldSpec = isObj(old.spec) ? old.spec : {};
+  if (kind === 'Service' && isPlainObject(obj.spec)) {
+    const oldSpec = isPlainObject(old.spec) ? old.spec : {};
     keepAllocated(obj.spec, oldSpec);
     const own = serviceAddresses(oldSpec);
     const used = ctx.allocations();
@@ -204,7 +204,7 @@ export function completeUpdate(kind: string, obj: Obj, old: Obj, ctx: Omit<Creat
 function initialStatus(kind: string, obj: Obj): Obj | undefined {
   switch (kind) {
     case 'Pod':
-      return { phase: 'Pending', qosClass: qosClass(isObj(obj.spec) ? obj.spec : {}) };
+      return { phase: 'Pending', qosClass: qosClass(isPlainObject(obj.spec) ? obj.spec : {}) };
     case 'DaemonSet':
       return { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 };
     case 'StatefulSet':
@@ -230,7 +230,7 @@ const META_RANK = new Map(OBJECT_META_ORDER.map((k, i) => [k, i]));
 /** The template already has its creationTimestamp, its metadata first and the metadata's keys in ObjectMeta order. */
 function inTemplateOrder(t: Obj): boolean {
   const meta = t.metadata;
-  if (!isObj(meta) || meta.creationTimestamp === undefined) return false;
+  if (!isPlainObject(meta) || meta.creationTimestamp === undefined) return false;
   for (const k in t) {
     if (k !== 'metadata') return false;
     break;
@@ -246,17 +246,17 @@ function inTemplateOrder(t: Obj): boolean {
 
 /** Embedded ObjectMeta (pod templates) serialises `creationTimestamp: null` when unset. */
 function nullTemplateTimestamps(kind: string, obj: Obj): void {
-  const spec = isObj(obj.spec) ? obj.spec : undefined;
+  const spec = isPlainObject(obj.spec) ? obj.spec : undefined;
   const templates: Obj[] = [];
-  if (kind === 'PodTemplate' && isObj(obj.template)) templates.push(obj.template);
-  if (['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'ReplicationController'].includes(kind) && isObj(spec?.template)) templates.push(spec!.template);
-  if (kind === 'CronJob' && isObj(spec?.jobTemplate)) {
+  if (kind === 'PodTemplate' && isPlainObject(obj.template)) templates.push(obj.template);
+  if (['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'ReplicationController'].includes(kind) && isPlainObject(spec?.template)) templates.push(spec!.template);
+  if (kind === 'CronJob' && isPlainObject(spec?.jobTemplate)) {
     templates.push(spec!.jobTemplate);
-    if (isObj(spec!.jobTemplate.spec?.template)) templates.push(spec!.jobTemplate.spec.template);
+    if (isPlainObject(spec!.jobTemplate.spec?.template)) templates.push(spec!.jobTemplate.spec.template);
   }
   for (const t of templates) {
     if (inTemplateOrder(t)) continue;
-    const meta: Obj = isObj(t.metadata) ? t.metadata : {};
+    const meta: Obj = isPlainObject(t.metadata) ? t.metadata : {};
     if (meta.creationTimestamp === undefined) meta.creationTimestamp = null;
     const ordered: Obj = {};
     for (const k of OBJECT_META_ORDER) if (k in meta) ordered[k] = meta[k];

@@ -11,11 +11,11 @@ import { isValidPortName, isValidPortNum, validateLifecycle, validateProbe } fro
 import { validateResourceRequirements } from './pod-resources-validation';
 import { validateSecurityContext } from './pod-security-validation';
 import { validateLocalDescendingPath } from './pod-volume-validation';
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
 
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map((x) => (isObj(x) ? x : {})) : []);
+const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map((x) => (isPlainObject(x) ? x : {})) : []);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const int = (v: unknown): number => (typeof v === 'number' ? v : 0);
 
@@ -125,19 +125,19 @@ export function validateContainers(containers: Obj[], isInit: boolean, volumes: 
     if (names.has(name)) errs.push(duplicateField(`${idx}.name`, name));
     else names.add(name);
     if (str(c.image).length === 0) errs.push(requiredField(`${idx}.image`, ''));
-    if (isObj(c.lifecycle)) errs.push(...validateLifecycle(c.lifecycle, `${idx}.lifecycle`));
+    if (isPlainObject(c.lifecycle)) errs.push(...validateLifecycle(c.lifecycle, `${idx}.lifecycle`));
     errs.push(...validateProbe(c.livenessProbe, `${idx}.livenessProbe`));
     const readiness = c.readinessProbe;
-    if (isObj(readiness) && readiness.terminationGracePeriodSeconds !== undefined && readiness.terminationGracePeriodSeconds !== null) {
+    if (isPlainObject(readiness) && readiness.terminationGracePeriodSeconds !== undefined && readiness.terminationGracePeriodSeconds !== null) {
       errs.push(invalidField(`${idx}.readinessProbe.terminationGracePeriodSeconds`, readiness.terminationGracePeriodSeconds, 'must not be set for readinessProbes'));
     }
     // v1.26 validates the startup probe twice (before and after the liveness-only rule): its errors are listed twice.
     errs.push(...validateProbe(c.startupProbe, `${idx}.startupProbe`));
-    if (isObj(c.livenessProbe) && int(c.livenessProbe.successThreshold) !== 1) {
+    if (isPlainObject(c.livenessProbe) && int(c.livenessProbe.successThreshold) !== 1) {
       errs.push(invalidField(`${idx}.livenessProbe.successThreshold`, int(c.livenessProbe.successThreshold), 'must be 1'));
     }
     errs.push(...validateProbe(c.startupProbe, `${idx}.startupProbe`));
-    if (isObj(c.startupProbe) && int(c.startupProbe.successThreshold) !== 1) {
+    if (isPlainObject(c.startupProbe) && int(c.startupProbe.successThreshold) !== 1) {
       errs.push(invalidField(`${idx}.startupProbe.successThreshold`, int(c.startupProbe.successThreshold), 'must be 1'));
     }
     errs.push(...validateTerminationMessagePolicy(str(c.terminationMessagePolicy), `${idx}.terminationMessagePolicy`));
@@ -170,7 +170,7 @@ export function validateInitContainers(initContainers: Obj[], containers: Obj[],
     if (name.length > 0) names.add(name);
     const refused: Array<[string, string]> = [['lifecycle', 'core.Lifecycle'], ['livenessProbe', 'core.Probe'], ['readinessProbe', 'core.Probe'], ['startupProbe', 'core.Probe']];
     for (const [field, type] of refused) {
-      if (isObj(c[field])) errs.push(invalidField(`${idx}.${field}`, { goSyntax: `${type}{…}` }, 'must not be set for init containers'));
+      if (isPlainObject(c[field])) errs.push(invalidField(`${idx}.${field}`, { goSyntax: `${type}{…}` }, 'must not be set for init containers'));
     }
   });
   return errs;

@@ -5,11 +5,11 @@
  * what is absent, or (for the fields Go defaults when zero: pull policy, protocol, probe
  * thresholds, restart and DNS policy …) empty or 0. Pure.
  */
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
 
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
+const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
 
 /** A PodSpec inside a Pod or a template (`enableServiceLinks` is the Pod's own: `isPod`). */
 export function defaultPodSpec(spec: Obj, isPod: boolean): void {
@@ -26,7 +26,7 @@ export function defaultPodSpec(spec: Obj, isPod: boolean): void {
     // SetDefaults_Pod: requests default to the limits.
     for (const c of [...objects(spec.initContainers), ...objects(spec.containers)]) {
       const limits = c.resources?.limits;
-      if (!isObj(limits)) continue;
+      if (!isPlainObject(limits)) continue;
       c.resources.requests ??= {};
       for (const [k, v] of Object.entries(limits)) c.resources.requests[k] ??= v;
     }
@@ -42,9 +42,9 @@ function defaultContainer(c: Obj, hostNetwork: boolean): void {
     p.protocol ||= 'TCP';
     if (hostNetwork) p.hostPort ||= p.containerPort;
   }
-  for (const probe of [c.livenessProbe, c.readinessProbe, c.startupProbe]) if (isObj(probe)) defaultProbe(probe);
-  if (isObj(c.lifecycle)) for (const h of [c.lifecycle.postStart, c.lifecycle.preStop]) if (isObj(h)) defaultHandler(h);
-  for (const e of objects(c.env)) if (isObj(e.valueFrom?.fieldRef)) e.valueFrom.fieldRef.apiVersion ??= 'v1';
+  for (const probe of [c.livenessProbe, c.readinessProbe, c.startupProbe]) if (isPlainObject(probe)) defaultProbe(probe);
+  if (isPlainObject(c.lifecycle)) for (const h of [c.lifecycle.postStart, c.lifecycle.preStop]) if (isPlainObject(h)) defaultHandler(h);
+  for (const e of objects(c.env)) if (isPlainObject(e.valueFrom?.fieldRef)) e.valueFrom.fieldRef.apiVersion ??= 'v1';
 }
 
 /** Always for `:latest` or an untagged image, IfNotPresent for a tag or a digest. */
@@ -65,11 +65,11 @@ function defaultProbe(p: Obj): void {
 }
 
 function defaultHandler(h: Obj): void {
-  if (isObj(h.httpGet)) {
+  if (isPlainObject(h.httpGet)) {
     h.httpGet.path ||= '/';
     h.httpGet.scheme ||= 'HTTP';
   }
-  if (isObj(h.grpc)) h.grpc.service ??= '';
+  if (isPlainObject(h.grpc)) h.grpc.service ??= '';
 }
 
 const VOLUME_SOURCES = [
@@ -80,28 +80,28 @@ const VOLUME_SOURCES = [
 
 function defaultVolume(v: Obj): void {
   if (!VOLUME_SOURCES.some((s) => v[s] !== undefined && v[s] !== null)) v.emptyDir = {};
-  if (isObj(v.hostPath)) v.hostPath.type ??= '';
-  for (const s of ['secret', 'configMap', 'downwardAPI', 'projected']) if (isObj(v[s])) v[s].defaultMode ??= 420;
-  if (isObj(v.downwardAPI)) for (const item of objects(v.downwardAPI.items)) if (isObj(item.fieldRef)) item.fieldRef.apiVersion ??= 'v1';
-  if (isObj(v.projected)) {
+  if (isPlainObject(v.hostPath)) v.hostPath.type ??= '';
+  for (const s of ['secret', 'configMap', 'downwardAPI', 'projected']) if (isPlainObject(v[s])) v[s].defaultMode ??= 420;
+  if (isPlainObject(v.downwardAPI)) for (const item of objects(v.downwardAPI.items)) if (isPlainObject(item.fieldRef)) item.fieldRef.apiVersion ??= 'v1';
+  if (isPlainObject(v.projected)) {
     for (const source of objects(v.projected.sources)) {
-      if (isObj(source.serviceAccountToken)) source.serviceAccountToken.expirationSeconds ??= 3600;
-      if (isObj(source.downwardAPI)) for (const item of objects(source.downwardAPI.items)) if (isObj(item.fieldRef)) item.fieldRef.apiVersion ??= 'v1';
+      if (isPlainObject(source.serviceAccountToken)) source.serviceAccountToken.expirationSeconds ??= 3600;
+      if (isPlainObject(source.downwardAPI)) for (const item of objects(source.downwardAPI.items)) if (isPlainObject(item.fieldRef)) item.fieldRef.apiVersion ??= 'v1';
     }
   }
-  if (isObj(v.iscsi)) v.iscsi.iscsiInterface ??= 'default';
-  if (isObj(v.rbd)) {
+  if (isPlainObject(v.iscsi)) v.iscsi.iscsiInterface ??= 'default';
+  if (isPlainObject(v.rbd)) {
     v.rbd.pool ??= 'rbd';
     v.rbd.user ??= 'admin';
     v.rbd.keyring ??= '/etc/ceph/keyring';
   }
-  if (isObj(v.azureDisk)) {
+  if (isPlainObject(v.azureDisk)) {
     v.azureDisk.cachingMode ??= 'ReadWrite';
     v.azureDisk.fsType ??= 'ext4';
     v.azureDisk.readOnly ??= false;
     v.azureDisk.kind ??= 'Shared';
   }
-  if (isObj(v.scaleIO)) {
+  if (isPlainObject(v.scaleIO)) {
     v.scaleIO.storageMode ??= 'ThinProvisioned';
     v.scaleIO.fsType ??= 'xfs';
   }
@@ -113,8 +113,8 @@ export function qosClass(spec: Obj): string {
   let any = false;
   let guaranteed = true;
   for (const c of containers) {
-    const requests: Obj = isObj(c.resources?.requests) ? c.resources.requests : {};
-    const limits: Obj = isObj(c.resources?.limits) ? c.resources.limits : {};
+    const requests: Obj = isPlainObject(c.resources?.requests) ? c.resources.requests : {};
+    const limits: Obj = isPlainObject(c.resources?.limits) ? c.resources.limits : {};
     for (const r of ['cpu', 'memory']) {
       if (requests[r] !== undefined || limits[r] !== undefined) any = true;
       if (limits[r] === undefined || (requests[r] !== undefined && String(requests[r]) !== String(limits[r]))) guaranteed = false;
@@ -128,7 +128,7 @@ export function qosClass(spec: Obj): string {
 export function admitPod(spec: Obj): void {
   const tolerations: Obj[] = Array.isArray(spec.tolerations) ? spec.tolerations : [];
   for (const key of ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']) {
-    const has = tolerations.some((t) => isObj(t) && (t.key === key || (t.key === undefined && t.operator === 'Exists')) && (t.effect === undefined || t.effect === '' || t.effect === 'NoExecute'));
+    const has = tolerations.some((t) => isPlainObject(t) && (t.key === key || (t.key === undefined && t.operator === 'Exists')) && (t.effect === undefined || t.effect === '' || t.effect === 'NoExecute'));
     if (!has) tolerations.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 });
   }
   spec.tolerations = tolerations;

@@ -6,10 +6,10 @@
 import { invalidField, notSupportedField, requiredField, type FieldError } from './field-errors';
 import { isDns1123Subdomain } from './names';
 import { isQualifiedName } from './object-meta-validation';
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
 
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 const ENV_VAR_NAME_FMT = '[-._a-zA-Z][-._a-zA-Z0-9]*';
@@ -99,22 +99,22 @@ function validateKeySelector(ref: Obj, path: string): FieldError[] {
 
 function validateEnvVarValueFrom(ev: Obj, path: string): FieldError[] {
   const from = ev.valueFrom;
-  if (!isObj(from)) return [];
+  if (!isPlainObject(from)) return [];
   const errs: FieldError[] = [];
   let sources = 0;
-  if (isObj(from.fieldRef)) {
+  if (isPlainObject(from.fieldRef)) {
     sources++;
     errs.push(...validateObjectFieldSelector(from.fieldRef, ENV_FIELD_PATHS, `${path}.fieldRef`));
   }
-  if (isObj(from.resourceFieldRef)) {
+  if (isPlainObject(from.resourceFieldRef)) {
     sources++;
     errs.push(...validateResourceFieldSelector(from.resourceFieldRef, `${path}.resourceFieldRef`, false));
   }
-  if (isObj(from.configMapKeyRef)) {
+  if (isPlainObject(from.configMapKeyRef)) {
     sources++;
     errs.push(...validateKeySelector(from.configMapKeyRef, `${path}.configMapKeyRef`));
   }
-  if (isObj(from.secretKeyRef)) {
+  if (isPlainObject(from.secretKeyRef)) {
     sources++;
     errs.push(...validateKeySelector(from.secretKeyRef, `${path}.secretKeyRef`));
   }
@@ -153,11 +153,11 @@ export function validateEnvFrom(sources: Obj[], path: string): FieldError[] {
     const prefix = str(ev.prefix);
     if (prefix.length > 0) for (const msg of isEnvVarName(prefix)) errs.push(invalidField(`${idx}.prefix`, prefix, msg));
     let count = 0;
-    if (isObj(ev.configMapRef)) {
+    if (isPlainObject(ev.configMapRef)) {
       count++;
       errs.push(...validatePrefixName(ev.configMapRef, `${idx}.configMapRef`));
     }
-    if (isObj(ev.secretRef)) {
+    if (isPlainObject(ev.secretRef)) {
       count++;
       errs.push(...validatePrefixName(ev.secretRef, `${idx}.secretRef`));
     }

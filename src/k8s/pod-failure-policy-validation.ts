@@ -6,7 +6,8 @@
  */
 import { invalidField, notSupportedField, requiredField, type FieldError } from './field-errors';
 import { isQualifiedName } from './object-meta-validation';
-import { isObj, objOf } from './workload-validation';
+import { objOf } from './workload-validation';
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
 
@@ -34,7 +35,7 @@ function validateRule(rule: Obj, path: string, names: Set<string>): FieldError[]
   const action = rule.action;
   if (action === undefined || action === null || action === '') errs.push(requiredField(`${path}.action`, `valid values: ${goQuotedList(ACTIONS)}`));
   else if (!ACTIONS.includes(String(action))) errs.push(notSupportedField(`${path}.action`, String(action), ACTIONS));
-  if (isObj(rule.onExitCodes)) errs.push(...validateOnExitCodes(rule.onExitCodes, `${path}.onExitCodes`, names));
+  if (isPlainObject(rule.onExitCodes)) errs.push(...validateOnExitCodes(rule.onExitCodes, `${path}.onExitCodes`, names));
   const conditions = Array.isArray(rule.onPodConditions) ? rule.onPodConditions : [];
   conditions.forEach((c: unknown, j: number) => {
     const pattern = objOf(c);

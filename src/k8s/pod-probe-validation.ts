@@ -5,10 +5,10 @@
  * already carry their defaults. Pure.
  */
 import { forbiddenField, invalidField, notSupportedField, requiredField, type FieldError } from './field-errors';
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
 
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const int = (v: unknown): number => (typeof v === 'number' ? v : 0);
 
@@ -49,7 +49,7 @@ function validateHttpGet(http: Obj, path: string): FieldError[] {
   const scheme = str(http.scheme);
   if (!HTTP_SCHEMES.includes(scheme)) errs.push(notSupportedField(`${path}.scheme`, scheme, HTTP_SCHEMES));
   for (const header of Array.isArray(http.httpHeaders) ? http.httpHeaders : []) {
-    const name = str(isObj(header) ? header.name : undefined);
+    const name = str(isPlainObject(header) ? header.name : undefined);
     if (!HTTP_HEADER_NAME.test(name)) errs.push(invalidField(`${path}.httpHeaders`, name, HTTP_HEADER_MESSAGE));
   }
   return errs;
@@ -67,7 +67,7 @@ function validateHandler(handler: Obj, path: string, allowed: readonly string[])
   const errs: FieldError[] = [];
   let count = 0;
   for (const [name, validate] of HANDLERS) {
-    if (!allowed.includes(name) || !isObj(handler[name])) continue;
+    if (!allowed.includes(name) || !isPlainObject(handler[name])) continue;
     if (count > 0) {
       errs.push(forbiddenField(`${path}.${name}`, 'may not specify more than 1 handler type'));
     } else {
@@ -84,7 +84,7 @@ const LIFECYCLE_HANDLERS = ['exec', 'httpGet', 'tcpSocket'];
 
 /** validateProbe: nothing for an absent probe. */
 export function validateProbe(probe: unknown, path: string): FieldError[] {
-  if (!isObj(probe)) return [];
+  if (!isPlainObject(probe)) return [];
   const errs = validateHandler(probe, path, PROBE_HANDLERS);
   for (const field of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold']) {
     const value = int(probe[field]);
@@ -98,7 +98,7 @@ export function validateProbe(probe: unknown, path: string): FieldError[] {
 /** validateLifecycle: postStart, then preStop. */
 export function validateLifecycle(lifecycle: Obj, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  if (isObj(lifecycle.postStart)) errs.push(...validateHandler(lifecycle.postStart, `${path}.postStart`, LIFECYCLE_HANDLERS));
-  if (isObj(lifecycle.preStop)) errs.push(...validateHandler(lifecycle.preStop, `${path}.preStop`, LIFECYCLE_HANDLERS));
+  if (isPlainObject(lifecycle.postStart)) errs.push(...validateHandler(lifecycle.postStart, `${path}.postStart`, LIFECYCLE_HANDLERS));
+  if (isPlainObject(lifecycle.preStop)) errs.push(...validateHandler(lifecycle.preStop, `${path}.preStop`, LIFECYCLE_HANDLERS));
   return errs;
 }

@@ -1,104 +1,13 @@
 /**
- * core/validation's ValidateResourceRequirements for a container's `resources`, with the
- * resource.Quantity arithmetic it needs: parse, compare, and print a quantity the way
- * Quantity.String() canonicalises it (`2000m` → `"2"`, `1024Mi` → `"1Gi"`). Quantities that do
- * not parse never get here: the decoder answers them with a 400 first. Pure.
+ * core/validation's ValidateResourceRequirements for a container's `resources` (quantities:
+ * src/k8s/quantity.ts). Quantities that do not parse never get here: the decoder answers them
+ * with a 400 first. Pure.
  */
 import { forbiddenField, invalidField, requiredField, type FieldError } from './field-errors';
 import { isQualifiedName } from './object-meta-validation';
+import { compareQuantities, formatQuantity, parseQuantity, type Quantity } from './quantity';
 
 type Obj = Record<string, any>;
-
-/** value = sign · mantissa · 10^exp10 · 2^exp2, and the format its suffix asked for. */
-export interface Quantity {
-  negative: boolean;
-  mantissa: bigint;
-  exp10: number;
-  exp2: number;
-  format: 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
-}
-
-const QUANTITY = /^([+-]?)([0-9]*)(?:\.([0-9]*))?([eEinumkKMGTP]*[-+]?[0-9]*)$/;
-const DECIMAL_SUFFIXES: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
-const BINARY_SUFFIXES: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
-
-/** resource.ParseQuantity; undefined when the text is not a quantity. Values below 1n round up to 1n. */
-export function parseQuantity(value: unknown): Quantity | undefined {
-  const text = typeof value === 'number' ? String(value) : value;
-  if (typeof text !== 'string') return undefined;
-  const m = QUANTITY.exec(text);
-  if (!m || (m[2] === '' && (m[3] ?? '') === '')) return undefined;
-  const suffix = m[4]!;
-  let exp10 = 0;
-  let exp2 = 0;
-  let format: Quantity['format'] = 'DecimalSI';
-  if (suffix in BINARY_SUFFIXES) {
-    exp2 = BINARY_SUFFIXES[suffix]!;
-    format = 'BinarySI';
-  } else if (suffix in DECIMAL_SUFFIXES) {
-    exp10 = DECIMAL_SUFFIXES[suffix]!;
-  } else if (/^[eE][-+]?[0-9]+$/.test(suffix)) {
-    exp10 = Number(suffix.slice(1));
-    format = 'DecimalExponent';
-  } else {
-    return undefined;
-  }
-  const fraction = m[3] ?? '';
-  let mantissa = BigInt(`${m[2]}${fraction}` || '0');
-  exp10 -= fraction.length;
-  // Nano precision: anything finer rounds up (away from zero), as ParseQuantity does.
-  if (exp2 === 0 && exp10 < -9) {
-    const scale = 10n ** BigInt(-9 - exp10);
-    mantissa = (mantissa + scale - 1n) / scale;
-    exp10 = -9;
-  }
-  return { negative: m[1] === '-' && mantissa !== 0n, mantissa, exp10, exp2, format };
-}
-
-/** Quantity.Cmp: -1, 0 or 1. */
-export function compareQuantities(a: Quantity, b: Quantity): number {
-  const low10 = Math.min(a.exp10, b.exp10);
-  const low2 = Math.min(a.exp2, b.exp2);
-  const scaled = (q: Quantity) => (q.negative ? -1n : 1n) * q.mantissa * 10n ** BigInt(q.exp10 - low10) * 2n ** BigInt(q.exp2 - low2);
-  const x = scaled(a);
-  const y = scaled(b);
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
-const isZero = (q: Quantity) => q.mantissa === 0n;
-
-/** Quantity.String(): the canonical text (largest suffix that keeps the number whole). */
-export function formatQuantity(q: Quantity): string {
-  if (isZero(q)) return '0';
-  const sign = q.negative ? '-' : '';
-  let value = q.mantissa * 2n ** BigInt(q.exp2);
-  let exp = q.exp10;
-  if (q.format === 'BinarySI') {
-    // Below 1024, or not a whole number: printed as DecimalSI instead.
-    const whole = exp >= 0 ? value * 10n ** BigInt(exp) : value % 10n ** BigInt(-exp) === 0n ? value / 10n ** BigInt(-exp) : undefined;
-    if (whole !== undefined && whole >= 1024n) {
-      let n = whole;
-      let k = 0;
-      while (k < 6 && n % 1024n === 0n) {
-        n /= 1024n;
-        k++;
-      }
-      return `${sign}${n}${['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'][k]}`;
-    }
-  }
-  // Decimal: bring the exponent to a multiple of 3 (≥ -9), then strip trailing thousands.
-  while (((exp % 3) + 3) % 3 !== 0) {
-    value *= 10n;
-    exp--;
-  }
-  while (value % 1000n === 0n && exp < 18) {
-    value /= 1000n;
-    exp += 3;
-  }
-  if (q.format === 'DecimalExponent') return `${sign}${value}${exp === 0 ? '' : `e${exp}`}`;
-  const suffix = Object.entries(DECIMAL_SUFFIXES).find(([, e]) => e === exp)?.[0] ?? `e${exp}`;
-  return `${sign}${value}${suffix}`;
-}
 
 const STANDARD_CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
 const isHugePages = (name: string) => name.startsWith('hugepages-');

@@ -6,10 +6,10 @@
  * security context as `%#v` prints it (pointer addresses included). Pure.
  */
 import { invalidField, notSupportedField, requiredField, type FieldError } from './field-errors';
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
 
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const MAX_INT32 = 2147483647;
 const SYSCTL_SEGMENT = '[a-z0-9]([-_a-z0-9]*[a-z0-9])?';
 const SYSCTL_FMT = `^(${SYSCTL_SEGMENT}[\\./])*${SYSCTL_SEGMENT}$`;
@@ -24,7 +24,7 @@ function validateId(value: unknown, path: string): FieldError[] {
 }
 
 function validateSeccompProfile(profile: unknown, path: string): FieldError[] {
-  if (!isObj(profile)) return [];
+  if (!isPlainObject(profile)) return [];
   const errs: FieldError[] = [];
   const type = typeof profile.type === 'string' ? profile.type : '';
   if (type === '') errs.push(requiredField(`${path}.type`, 'type is required when seccompProfile is set'));
@@ -44,7 +44,7 @@ function validateSysctls(sysctls: unknown[], path: string): FieldError[] {
   const errs: FieldError[] = [];
   const names = new Set<string>();
   sysctls.forEach((s, i) => {
-    const name = isObj(s) && typeof s.name === 'string' ? s.name : '';
+    const name = isPlainObject(s) && typeof s.name === 'string' ? s.name : '';
     if (name.length === 0) errs.push(requiredField(`${path}[${i}].name`, ''));
     else if (name.length > 253 || !SYSCTL.test(name)) errs.push(invalidField(`${path}[${i}].name`, name, SYSCTL_MESSAGE));
     else if (names.has(name)) errs.push({ type: 'Duplicate', field: `${path}[${i}].name`, value: name });
@@ -56,7 +56,7 @@ function validateSysctls(sysctls: unknown[], path: string): FieldError[] {
 /** ValidatePodSecurityContext after its hostNetwork rule (`spec` carries hostPID, as the internal security context does). */
 export function validatePodSecurityContext(spec: Obj, path: string): FieldError[] {
   const sc = spec.securityContext;
-  if (!isObj(sc)) return [];
+  if (!isPlainObject(sc)) return [];
   const errs = [...validateId(sc.fsGroup, `${path}.fsGroup`), ...validateId(sc.runAsUser, `${path}.runAsUser`), ...validateId(sc.runAsGroup, `${path}.runAsGroup`)];
   (Array.isArray(sc.supplementalGroups) ? sc.supplementalGroups : []).forEach((g: unknown, i: number) => errs.push(...validateId(g, `${path}.supplementalGroups[${i}]`)));
   if (spec.shareProcessNamespace === true && spec.hostPID === true) {
@@ -72,7 +72,7 @@ export function validatePodSecurityContext(spec: Obj, path: string): FieldError[
 
 /** ValidateSecurityContext of a container. */
 export function validateSecurityContext(sc: unknown, path: string): FieldError[] {
-  if (!isObj(sc)) return [];
+  if (!isPlainObject(sc)) return [];
   const errs = [...validateId(sc.runAsUser, `${path}.runAsUser`), ...validateId(sc.runAsGroup, `${path}.runAsGroup`)];
   errs.push(...validateSeccompProfile(sc.seccompProfile, `${path}.seccompProfile`));
   return errs;

@@ -1,6 +1,6 @@
 import { fieldErrorText } from './field-errors';
 import { applyDefaults } from './object-defaults';
-import { compareQuantities, formatQuantity, parseQuantity } from './pod-resources-validation';
+import { compareQuantities, formatQuantity, parseQuantity } from './quantity';
 import { POD_UPDATE_FORBIDDEN, validatePodUpdate } from './pod-update-validation';
 
 type Obj = Record<string, any>;

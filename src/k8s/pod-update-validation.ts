@@ -5,13 +5,13 @@
  * negative value) — and a Forbidden on `spec` when anything else changed. Pure.
  */
 import { forbiddenField, invalidField, requiredField, type FieldError } from './field-errors';
-import { formatQuantity, parseQuantity } from './pod-resources-validation';
+import { formatQuantity, parseQuantity } from './quantity';
 import { validatePodMetadataAndSpec, validateTolerations } from './pod-validation';
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
 
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map((x) => (isObj(x) ? x : {})) : []);
+const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map((x) => (isPlainObject(x) ? x : {})) : []);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const MAX_INT32 = 2147483647;
 
@@ -57,7 +57,7 @@ const canonicalQuantity = (v: unknown) => {
 /** The value as apiequality.Semantic.DeepEqual sees it: zero values of non-pointer fields dropped, nil and empty alike, quantities by value. */
 function semantic(value: unknown, key?: string): unknown {
   if (Array.isArray(value)) return value.length === 0 ? undefined : value.map((v) => semantic(v) ?? null);
-  if (isObj(value)) {
+  if (isPlainObject(value)) {
     const out: Obj = {};
     for (const k of Object.keys(value).sort()) {
       const quantity = (key !== undefined && QUANTITY_MAPS.has(key)) || k === 'sizeLimit';
@@ -84,8 +84,8 @@ function validateOnlyAddedTolerations(next: Obj[], old: Obj[], path: string): Fi
 
 /** ValidatePodUpdate without the metadata rules. */
 export function validatePodUpdate(next: Obj, old: Obj): FieldError[] {
-  const spec: Obj = isObj(next.spec) ? next.spec : {};
-  const oldSpec: Obj = isObj(old.spec) ? old.spec : {};
+  const spec: Obj = isPlainObject(next.spec) ? next.spec : {};
+  const oldSpec: Obj = isPlainObject(old.spec) ? old.spec : {};
   const errs = validatePodMetadataAndSpec(next);
   for (const field of ['containers', 'initContainers']) {
     const { errs: containerErrs, stop } = validateContainerUpdates(list(spec[field]), list(oldSpec[field]), `spec.${field}`);

@@ -16,11 +16,11 @@ import { isQualifiedName, validateAnnotations, validateLabels } from './object-m
 import { validateContainers, validateContainersOnlyForPod, validateHostNetwork, validateInitContainers } from './pod-container-validation';
 import { validatePodSecurityContext } from './pod-security-validation';
 import { validateVolumes } from './pod-volume-validation';
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
 
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map((x) => (isObj(x) ? x : {})) : []);
+const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map((x) => (isPlainObject(x) ? x : {})) : []);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
@@ -37,10 +37,10 @@ function validateEnum(value: string, supported: readonly string[], path: string)
 /** validatePodDNSConfig's rules for dnsPolicy None and its counts. */
 function validateDnsConfig(dnsConfig: unknown, dnsPolicy: string, path: string): FieldError[] {
   if (dnsPolicy === 'None') {
-    if (!isObj(dnsConfig)) return [requiredField(path, 'must provide `dnsConfig` when `dnsPolicy` is None')];
+    if (!isPlainObject(dnsConfig)) return [requiredField(path, 'must provide `dnsConfig` when `dnsPolicy` is None')];
     if (list(dnsConfig.nameservers).length === 0) return [requiredField(`${path}.nameservers`, 'must provide at least one DNS nameserver when `dnsPolicy` is None')];
   }
-  if (!isObj(dnsConfig)) return [];
+  if (!isPlainObject(dnsConfig)) return [];
   const errs: FieldError[] = [];
   const nameservers: unknown[] = Array.isArray(dnsConfig.nameservers) ? dnsConfig.nameservers : [];
   if (nameservers.length > 3) {
@@ -113,7 +113,7 @@ export function validatePodSpec(spec: Obj, path: string): FieldError[] {
   errs.push(...validateInitContainers(initContainers, containers, volumes, `${path}.initContainers`));
   errs.push(...validateEnum(str(spec.restartPolicy), RESTART_POLICIES, `${path}.restartPolicy`));
   errs.push(...validateEnum(str(spec.dnsPolicy), DNS_POLICIES, `${path}.dnsPolicy`));
-  errs.push(...validateLabels(isObj(spec.nodeSelector) ? spec.nodeSelector : undefined, `${path}.nodeSelector`));
+  errs.push(...validateLabels(isPlainObject(spec.nodeSelector) ? spec.nodeSelector : undefined, `${path}.nodeSelector`));
   // ValidatePodSecurityContext (always called: the internal PodSecurityContext holds hostNetwork).
   errs.push(...validateHostNetwork(spec.hostNetwork === true, containers, `${path}.containers`));
   errs.push(...validatePodSecurityContext(spec, `${path}.securityContext`));
@@ -149,8 +149,8 @@ export function validatePodSpec(spec: Obj, path: string): FieldError[] {
  * (`spec.template`).
  */
 export function validatePodTemplateSpec(template: Obj, path: string): FieldError[] {
-  const meta = isObj(template.metadata) ? template.metadata : {};
-  const spec = isObj(template.spec) ? template.spec : {};
+  const meta = isPlainObject(template.metadata) ? template.metadata : {};
+  const spec = isPlainObject(template.spec) ? template.spec : {};
   const errs = [
     ...validateLabels(meta.labels, `${path}.labels`),
     ...validateAnnotations(meta.annotations, `${path}.annotations`),
@@ -173,7 +173,7 @@ function isDeletionCost(value: string): boolean {
 
 /** ValidatePodSpecificAnnotations: a mirror Pod names its node; a deletion cost is an int32. */
 function validatePodSpecificAnnotations(annotations: unknown, spec: Obj, path: string): FieldError[] {
-  if (!isObj(annotations)) return [];
+  if (!isPlainObject(annotations)) return [];
   const errs: FieldError[] = [];
   const mirror = annotations[MIRROR_POD_ANNOTATION];
   if (typeof mirror === 'string' && str(spec.nodeName).length === 0) {
@@ -189,7 +189,7 @@ function validatePodSpecificAnnotations(annotations: unknown, spec: Obj, path: s
  * the spec, then the Pod-only image rule.
  */
 export function validatePodMetadataAndSpec(pod: Obj): FieldError[] {
-  const spec = isObj(pod.spec) ? pod.spec : {};
+  const spec = isPlainObject(pod.spec) ? pod.spec : {};
   return [
     ...validatePodSpecificAnnotations(pod.metadata?.annotations, spec, 'metadata.annotations'),
     ...validatePodSpec(spec, 'spec'),

@@ -7,12 +7,12 @@
 import { forbiddenField, invalidField, notSupportedField, requiredField, tooLongField, type FieldError } from './field-errors';
 import { isDns1123Label, isDns1123Subdomain } from './names';
 import { validateObjectFieldSelector, validateResourceFieldSelector } from './pod-env-validation';
-import { parseQuantity } from './pod-resources-validation';
+import { parseQuantity } from './quantity';
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
 
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map((x) => (isObj(x) ? x : {})) : []);
+const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map((x) => (isPlainObject(x) ? x : {})) : []);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 const FILE_MODE_MESSAGE = 'must be a number between 0 and 0777 (octal), both inclusive';
@@ -63,10 +63,10 @@ function validateDownwardAPIFile(file: Obj, path: string): FieldError[] {
   const filePath = str(file.path);
   if (filePath.length === 0) errs.push(requiredField(`${path}.path`, ''));
   errs.push(...validateLocalNonReservedPath(filePath, `${path}.path`));
-  if (isObj(file.fieldRef)) {
+  if (isPlainObject(file.fieldRef)) {
     errs.push(...validateObjectFieldSelector(file.fieldRef, VOLUME_FIELD_PATHS, `${path}.fieldRef`));
-    if (isObj(file.resourceFieldRef)) errs.push(invalidField(path, 'resource', 'fieldRef and resourceFieldRef can not be specified simultaneously'));
-  } else if (isObj(file.resourceFieldRef)) {
+    if (isPlainObject(file.resourceFieldRef)) errs.push(invalidField(path, 'resource', 'fieldRef and resourceFieldRef can not be specified simultaneously'));
+  } else if (isPlainObject(file.resourceFieldRef)) {
     errs.push(...validateResourceFieldSelector(file.resourceFieldRef, `${path}.resourceFieldRef`, true));
   } else {
     errs.push(requiredField(path, 'one of fieldRef and resourceFieldRef is required'));
@@ -89,7 +89,7 @@ function validateProjected(projected: Obj, path: string): FieldError[] {
     let count = 0;
     for (const kind of ['secret', 'configMap']) {
       const s = source[kind];
-      if (!isObj(s)) continue;
+      if (!isPlainObject(s)) continue;
       count++;
       if (str(s.name).length === 0) errs.push(requiredField(`${src}.${kind}.name`, ''));
       list(s.items).forEach((kp, j) => {
@@ -97,7 +97,7 @@ function validateProjected(projected: Obj, path: string): FieldError[] {
         claim(str(kp.path), str(s.name));
       });
     }
-    if (isObj(source.downwardAPI)) {
+    if (isPlainObject(source.downwardAPI)) {
       count++;
       for (const file of list(source.downwardAPI.items)) {
         errs.push(...validateDownwardAPIFile(file, `${src}.downwardAPI`));
@@ -105,7 +105,7 @@ function validateProjected(projected: Obj, path: string): FieldError[] {
       }
     }
     const token = source.serviceAccountToken;
-    if (isObj(token)) {
+    if (isPlainObject(token)) {
       count++;
       const seconds = typeof token.expirationSeconds === 'number' ? token.expirationSeconds : 0;
       if (seconds < 600) errs.push(invalidField(`${src}.serviceAccountToken.expirationSeconds`, seconds, 'may not specify a duration less than 10 minutes'));
@@ -133,7 +133,7 @@ function validateCsi(csi: Obj, path: string): FieldError[] {
   if (driver.length === 0) errs.push(requiredField(`${path}.driver`, ''));
   if (driver.length > 63) errs.push(tooLongField(`${path}.driver`, 63));
   for (const msg of isDns1123Subdomain(driver.toLowerCase())) errs.push(invalidField(`${path}.driver`, driver, msg));
-  if (isObj(csi.nodePublishSecretRef) && str(csi.nodePublishSecretRef.name).length === 0) errs.push(requiredField(`${path}.nodePublishSecretRef.name`, ''));
+  if (isPlainObject(csi.nodePublishSecretRef) && str(csi.nodePublishSecretRef.name).length === 0) errs.push(requiredField(`${path}.nodePublishSecretRef.name`, ''));
   return errs;
 }
 
@@ -175,20 +175,20 @@ const SOURCES: Array<{ key: string; forbidden: string; child: string; validate: 
   { key: 'projected', forbidden: 'projected', child: 'projected', validate: validateProjected },
   { key: 'scaleIO', forbidden: 'scaleIO', child: 'scaleIO', validate: requiredFields(['gateway', 'system', 'volumeName']) },
   { key: 'csi', forbidden: 'csi', child: 'csi', validate: validateCsi },
-  { key: 'ephemeral', forbidden: 'ephemeral', child: 'ephemeral', validate: (s, p) => (isObj(s.volumeClaimTemplate) ? [] : [requiredField(`${p}.volumeClaimTemplate`, '')]) },
+  { key: 'ephemeral', forbidden: 'ephemeral', child: 'ephemeral', validate: (s, p) => (isPlainObject(s.volumeClaimTemplate) ? [] : [requiredField(`${p}.volumeClaimTemplate`, '')]) },
 ];
 
 /** validateVolumeSource: emptyDir first, then each source in turn; none at all is Required. */
 function validateVolumeSource(volume: Obj, path: string): FieldError[] {
   const errs: FieldError[] = [];
   let count = 0;
-  if (isObj(volume.emptyDir)) {
+  if (isPlainObject(volume.emptyDir)) {
     count++;
     const limit = parseQuantity(volume.emptyDir.sizeLimit);
     if (limit?.negative) errs.push(forbiddenField(`${path}.emptyDir.sizeLimit`, 'SizeLimit field must be a valid resource quantity'));
   }
   for (const source of SOURCES) {
-    if (!isObj(volume[source.key])) continue;
+    if (!isPlainObject(volume[source.key])) continue;
     if (count > 0) {
       errs.push(forbiddenField(`${path}.${source.forbidden}`, 'may not specify more than 1 volume type'));
     } else {

@@ -4,7 +4,7 @@
  * fields as `-`/`+` lines, unchanged ones folded. go-cmp's output is deliberately unstable
  * (it varies its whitespace), so this follows its layout, not its bytes. Pure.
  */
-import { quantityValue } from './quantity';
+import { formatQuantity, parseQuantity } from './quantity';
 
 type Obj = Record<string, any>;
 
@@ -52,7 +52,7 @@ function sameResources(a: unknown, b: unknown): boolean {
     const o = (r && typeof r === 'object' ? r : {}) as Obj;
     const lists = ['limits', 'requests'].map((k) => {
       const m = (o[k] && typeof o[k] === 'object' ? o[k] : {}) as Obj;
-      return Object.keys(m).sort().map((name) => `${name}=${quantityValue(m[name])}`).join(',');
+      return Object.keys(m).sort().map((name) => `${name}=${canonical(m[name])}`).join(',');
     });
     return lists.join(';');
   };
@@ -73,4 +73,10 @@ function goFields(o: Obj): string {
     .sort()
     .map((k) => `${k[0]!.toUpperCase()}${k.slice(1)}: ${typeof o[k] === 'object' && o[k] !== null ? `{${goFields(o[k])}}` : JSON.stringify(o[k])}`)
     .join(', ');
+}
+
+/** Quantity.String() of a quantity (equal values, equal texts); other values as they are. */
+function canonical(value: unknown): unknown {
+  const q = parseQuantity(value);
+  return q ? formatQuantity(q) : value;
 }

@@ -7,11 +7,10 @@
 import { forbiddenField, invalidField, notSupportedField, requiredField, type FieldError } from './field-errors';
 import { isDns1123Subdomain } from './names';
 import { pvcSpecDiff } from './pvc-spec-diff';
-import { compareQuantities, quantitySign, quantityString } from './quantity';
+import { compareQuantities, formatQuantity, parseQuantity, type Quantity } from './quantity';
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
-
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce'];
 const VOLUME_MODES = ['Block', 'Filesystem'];
@@ -36,19 +35,22 @@ export function validatePersistentVolumeClaimSpec(spec: Obj, path: string): Fiel
     else if (ACCESS_MODES.includes(m)) others = true;
   }
   if (readWriteOncePod && others) errs.push(forbiddenField(`${path}.accessModes`, 'may not use ReadWriteOncePod with other access modes'));
-  const requests = isObj(spec.resources?.requests) ? spec.resources.requests : {};
+  const requests = isPlainObject(spec.resources?.requests) ? spec.resources.requests : {};
   const storagePath = `${path}.resources[storage]`;
   if (!Object.prototype.hasOwnProperty.call(requests, 'storage')) errs.push(requiredField(storagePath, ''));
-  else if (quantitySign(requests.storage) <= 0) errs.push(invalidField(storagePath, quantityString(requests.storage), 'must be greater than zero'));
+  else {
+    const storage = quantityOf(requests.storage);
+    if (storage.negative || storage.mantissa === 0n) errs.push(invalidField(storagePath, formatQuantity(storage), 'must be greater than zero'));
+  }
   if (typeof spec.storageClassName === 'string' && spec.storageClassName.length > 0) {
     for (const msg of isDns1123Subdomain(spec.storageClassName)) errs.push(invalidField(`${path}.storageClassName`, spec.storageClassName, msg));
   }
   if (typeof spec.volumeMode === 'string' && !VOLUME_MODES.includes(spec.volumeMode)) {
     errs.push(notSupportedField(`${path}.volumeMode`, spec.volumeMode, VOLUME_MODES));
   }
-  if (isObj(spec.dataSource)) errs.push(...validateDataSource(spec.dataSource, `${path}.dataSource`));
-  if (isObj(spec.dataSourceRef)) errs.push(...validateDataSource(spec.dataSourceRef, `${path}.dataSourceRef`));
-  if (isObj(spec.dataSource) && isObj(spec.dataSourceRef) && !sameReference(spec.dataSource, spec.dataSourceRef)) {
+  if (isPlainObject(spec.dataSource)) errs.push(...validateDataSource(spec.dataSource, `${path}.dataSource`));
+  if (isPlainObject(spec.dataSourceRef)) errs.push(...validateDataSource(spec.dataSourceRef, `${path}.dataSourceRef`));
+  if (isPlainObject(spec.dataSource) && isPlainObject(spec.dataSourceRef) && !sameReference(spec.dataSource, spec.dataSourceRef)) {
     errs.push(invalidField(path, GO_PATH_VALUE, 'must match dataSourceRef'));
   }
   return errs;
@@ -56,14 +58,14 @@ export function validatePersistentVolumeClaimSpec(spec: Obj, path: string): Fiel
 
 /** ValidatePersistentVolumeClaim's spec rules (metadata is the caller's). */
 export function validatePersistentVolumeClaim(pvc: Obj): FieldError[] {
-  return validatePersistentVolumeClaimSpec(isObj(pvc.spec) ? pvc.spec : {}, 'spec');
+  return validatePersistentVolumeClaimSpec(isPlainObject(pvc.spec) ? pvc.spec : {}, 'spec');
 }
 
 /** ValidatePersistentVolumeClaimUpdate (after the metadata rules): the new claim's rules, then what may not change. */
 export function validatePersistentVolumeClaimUpdate(next: Obj, old: Obj): FieldError[] {
   const errs = validatePersistentVolumeClaim(next);
-  const newSpec: Obj = structuredClone(isObj(next.spec) ? next.spec : {});
-  const oldSpec: Obj = structuredClone(isObj(old.spec) ? old.spec : {});
+  const newSpec: Obj = structuredClone(isPlainObject(next.spec) ? next.spec : {});
+  const oldSpec: Obj = structuredClone(isPlainObject(old.spec) ? old.spec : {});
   if (!oldSpec.volumeName) {
     if (newSpec.volumeName === undefined) delete oldSpec.volumeName;
     else oldSpec.volumeName = newSpec.volumeName;
@@ -75,7 +77,7 @@ export function validatePersistentVolumeClaimUpdate(next: Obj, old: Obj): FieldE
   } else if ((oldAnnotation ?? '') !== (newAnnotation ?? '')) {
     errs.push(invalidField(`metadata.annotations.${BETA_STORAGE_CLASS}`, newAnnotation ?? '', 'field is immutable'));
   }
-  if (next.status?.phase === 'Bound' && isObj(newSpec.resources?.requests)) {
+  if (next.status?.phase === 'Bound' && isPlainObject(newSpec.resources?.requests)) {
     if (old.spec?.resources?.requests?.storage === undefined) delete newSpec.resources.requests.storage;
     else newSpec.resources.requests.storage = old.spec.resources.requests.storage;
   }
@@ -83,7 +85,7 @@ export function validatePersistentVolumeClaimUpdate(next: Obj, old: Obj): FieldE
   if (diff !== undefined) errs.push(forbiddenField('spec', `spec is immutable after creation except resources.requests for bound claims\n${diff}`));
   const oldSize = old.spec?.resources?.requests?.storage;
   const newSize = next.spec?.resources?.requests?.storage;
-  if (compareQuantities(newSize ?? '0', oldSize ?? '0') < 0) {
+  if (compareQuantities(quantityOf(newSize), quantityOf(oldSize)) < 0) {
     errs.push(forbiddenField('spec.resources.requests.storage', 'field can not be less than previous value'));
   }
   if ((next.spec?.volumeMode ?? null) !== (old.spec?.volumeMode ?? null)) {
@@ -112,3 +114,10 @@ function storageClassUpgrade(oldAnnotations: Obj, newAnnotations: Obj, oldName: 
   const oldClass = oldAnnotations[BETA_STORAGE_CLASS];
   return oldExists && (oldName === undefined || oldName === null) && typeof newName === 'string' && newName === oldClass && (!newExists || newAnnotations[BETA_STORAGE_CLASS] === oldClass);
 }
+
+/** A quantity as the decoder left it (text that does not parse, or none, counts as zero). */
+function quantityOf(value: unknown): Quantity {
+  return parseQuantity(value) ?? ZERO;
+}
+
+const ZERO: Quantity = { negative: false, mantissa: 0n, exp10: 0, exp2: 0, format: 'DecimalSI' };

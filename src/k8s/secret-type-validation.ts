@@ -6,19 +6,18 @@
  */
 import { invalidField, requiredField, type FieldError } from './field-errors';
 import { goJsonKind, goJsonSyntaxError } from './go-json';
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
-
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export const SERVICE_ACCOUNT_NAME_KEY = 'kubernetes.io/service-account.name';
 const REDACTED = '<secret contents redacted>';
 
 /** ValidateSecret's switch on `type`. */
 export function validateSecretType(secret: Obj): FieldError[] {
-  const data: Obj = isObj(secret.data) ? secret.data : {};
+  const data: Obj = isPlainObject(secret.data) ? secret.data : {};
   const has = (key: string) => Object.prototype.hasOwnProperty.call(data, key);
-  const annotations: Obj = isObj(secret.metadata?.annotations) ? secret.metadata.annotations : {};
+  const annotations: Obj = isPlainObject(secret.metadata?.annotations) ? secret.metadata.annotations : {};
   switch (secret.type) {
     case 'kubernetes.io/service-account-token':
       return annotations[SERVICE_ACCOUNT_NAME_KEY] ? [] : [requiredField(`metadata.annotations[${SERVICE_ACCOUNT_NAME_KEY}]`, '')];
@@ -49,7 +48,7 @@ function dockerConfig(data: Obj, key: string): FieldError[] {
   const syntax = goJsonSyntaxError(raw);
   if (syntax !== undefined) return [invalidField(field, REDACTED, syntax)];
   const value: unknown = JSON.parse(Buffer.from(raw).toString('utf8'));
-  if (value !== null && !isObj(value)) {
+  if (value !== null && !isPlainObject(value)) {
     return [invalidField(field, REDACTED, `json: cannot unmarshal ${goJsonKind(value)} into Go value of type map[string]interface {}`)];
   }
   return [];

@@ -14,10 +14,9 @@ import {
   validateExternalNameAddresses, validateUpgradeDowngradeClusterIPs, validateUpgradeDowngradeIPFamilies,
 } from './service-cluster-ips';
 import { validateServicePort } from './service-port-validation';
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
-
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const SERVICE_TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
 const SESSION_AFFINITIES = ['ClientIP', 'None'];
@@ -29,15 +28,15 @@ const LOAD_BALANCER_ONLY = "may only be used when `type` is 'LoadBalancer'";
 
 /** ValidateServiceCreate (the spec rules; metadata is the caller's). */
 export function validateService(svc: Obj): FieldError[] {
-  const spec: Obj = structuredClone(isObj(svc.spec) ? svc.spec : {});
+  const spec: Obj = structuredClone(isPlainObject(svc.spec) ? svc.spec : {});
   normalizeClusterIPs(spec);
   return serviceRules(spec, annotationsOf(svc));
 }
 
 /** ValidateServiceUpdate: the addresses, families and class that may not change, then ValidateService. */
 export function validateServiceUpdate(next: Obj, old: Obj): FieldError[] {
-  const spec: Obj = structuredClone(isObj(next.spec) ? next.spec : {});
-  const oldSpec: Obj = isObj(old.spec) ? old.spec : {};
+  const spec: Obj = structuredClone(isPlainObject(next.spec) ? next.spec : {});
+  const oldSpec: Obj = isPlainObject(old.spec) ? old.spec : {};
   patchAllocatedValues(spec, oldSpec);
   normalizeClusterIPs(spec, oldSpec);
   return [
@@ -54,7 +53,7 @@ export function validateServiceUpdate(next: Obj, old: Obj): FieldError[] {
 /** ValidateService's spec rules on the normalized spec. */
 function serviceRules(spec: Obj, annotations: Obj): FieldError[] {
   const errs: FieldError[] = [];
-  const ports: Obj[] = Array.isArray(spec.ports) ? spec.ports.map((p: unknown) => (isObj(p) ? p : {})) : [];
+  const ports: Obj[] = Array.isArray(spec.ports) ? spec.ports.map((p: unknown) => (isPlainObject(p) ? p : {})) : [];
   const headless = isHeadless(spec);
   if (ports.length === 0 && !headless && spec.type !== 'ExternalName') errs.push(requiredField('spec.ports', ''));
   switch (spec.type) {
@@ -78,7 +77,7 @@ function serviceRules(spec: Obj, annotations: Obj): FieldError[] {
   }
   const names = new Set<string>();
   ports.forEach((p, i) => errs.push(...validateServicePort(p, ports.length > 1, names, `spec.ports[${i}]`)));
-  if (isObj(spec.selector)) errs.push(...validateLabels(spec.selector, 'spec.selector'));
+  if (isPlainObject(spec.selector)) errs.push(...validateLabels(spec.selector, 'spec.selector'));
   errs.push(...validateSessionAffinity(spec));
   errs.push(...validateClusterIPsRelatedFields(spec));
   (Array.isArray(spec.externalIPs) ? spec.externalIPs : []).forEach((ip: unknown, i: number) => {
@@ -129,8 +128,8 @@ function validateSessionAffinity(spec: Obj): FieldError[] {
   if (affinity === 'ClientIP') {
     const when = 'when session affinity type is ClientIP';
     const config = spec.sessionAffinityConfig;
-    if (!isObj(config)) return [...errs, requiredField(path, when)];
-    if (!isObj(config.clientIP)) return [...errs, requiredField(`${path}.clientIP`, when)];
+    if (!isPlainObject(config)) return [...errs, requiredField(path, when)];
+    if (!isPlainObject(config.clientIP)) return [...errs, requiredField(`${path}.clientIP`, when)];
     const timeout = config.clientIP.timeoutSeconds;
     if (timeout === undefined || timeout === null) return [...errs, requiredField(`${path}.clientIP.timeoutSeconds`, when)];
     if (timeout <= 0 || timeout > MAX_CLIENT_IP_AFFINITY_SECONDS) {
@@ -218,6 +217,6 @@ function goServicePortKey(p: Obj): FieldValue {
 }
 
 function annotationsOf(obj: Obj): Obj {
-  return isObj(obj.metadata) && isObj(obj.metadata.annotations) ? obj.metadata.annotations : {};
+  return isPlainObject(obj.metadata) && isPlainObject(obj.metadata.annotations) ? obj.metadata.annotations : {};
 }
 

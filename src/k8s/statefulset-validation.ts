@@ -9,7 +9,8 @@ import { forbiddenField, invalidField, requiredField, type FieldError } from './
 import { nonNegative } from './int-or-percent';
 import { goStringMap } from './label-selector-validation';
 import { validateAnnotations, validateLabels } from './object-meta-validation';
-import { MISMATCH, alwaysRestarting, goPointer, isObj, objOf, requiredSelector, semanticEqual, templateLabels } from './workload-validation';
+import { MISMATCH, alwaysRestarting, goPointer, objOf, requiredSelector, semanticEqual, templateLabels } from './workload-validation';
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
 
@@ -34,8 +35,8 @@ function statefulSetSpec(spec: Obj): FieldError[] {
       errs.push(invalidField('spec.template.metadata.labels', { goSyntax: goStringMap(templateLabels(template)) }, MISMATCH));
     }
     const meta = objOf(template.metadata);
-    errs.push(...validateLabels(isObj(meta.labels) ? meta.labels : undefined, 'spec.template.labels'));
-    errs.push(...validateAnnotations(isObj(meta.annotations) ? meta.annotations : undefined, 'spec.template.annotations'));
+    errs.push(...validateLabels(isPlainObject(meta.labels) ? meta.labels : undefined, 'spec.template.labels'));
+    errs.push(...validateAnnotations(isPlainObject(meta.annotations) ? meta.annotations : undefined, 'spec.template.annotations'));
   }
   errs.push(...alwaysRestarting(template, 'spec.template', 'StatefulSet'));
   return errs;
@@ -52,7 +53,7 @@ function updateStrategy(strategy: Obj): FieldError[] {
       if (rolling === undefined || rolling === null) return [];
       return [invalidField('spec.updateStrategy.rollingUpdate', goRollingUpdate(rolling), "only allowed for updateStrategy 'RollingUpdate'")];
     case 'RollingUpdate':
-      return isObj(rolling) ? nonNegative(rolling.partition, 'spec.updateStrategy.rollingUpdate.partition') : [];
+      return isPlainObject(rolling) ? nonNegative(rolling.partition, 'spec.updateStrategy.rollingUpdate.partition') : [];
     default: {
       const value = `apps.StatefulSetUpdateStrategy{Type:${JSON.stringify(String(strategy.type))}, RollingUpdate:${goPointer('apps.RollingUpdateStatefulSetStrategy', rolling)}}`;
       return [invalidField('spec.updateStrategy', { goSyntax: value }, "must be 'RollingUpdate' or 'OnDelete'")];

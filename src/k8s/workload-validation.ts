@@ -9,11 +9,11 @@ import { forbiddenField, invalidField, notSupportedField, requiredField, type Fi
 import { goIntOrString, intOrPercentValue, nonNegative, notMoreThan100Percent, positiveIntOrPercent } from './int-or-percent';
 import { goLabelSelector, goStringMap, labelSelectorAsSelector, mapAsSelector, validateLabelSelector, type WorkloadSelector } from './label-selector-validation';
 import { validatePodTemplateSpec } from './pod-validation';
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
 
-export const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-export const objOf = (v: unknown): Obj => (isObj(v) ? v : {});
+export const objOf = (v: unknown): Obj => (isPlainObject(v) ? v : {});
 
 /** A Go pointer inside a `%#v` struct: `(*T)(nil)`, or an address (the apiserver prints the heap address). */
 export const goPointer = (type: string, value: unknown) => `(*${type})(${value === undefined || value === null ? 'nil' : '0xc000010000'})`;
@@ -34,7 +34,7 @@ export const MISMATCH = '`selector` does not match template `labels`';
 export function requiredSelector(spec: Obj, kindWord: string, invalidDetail: string): { errs: FieldError[]; selector?: WorkloadSelector } {
   const errs: FieldError[] = [];
   const sel = spec.selector;
-  if (!isObj(sel)) errs.push(requiredField('spec.selector', ''));
+  if (!isPlainObject(sel)) errs.push(requiredField('spec.selector', ''));
   else {
     errs.push(...validateLabelSelector(sel, 'spec.selector'));
     const count = Object.keys(objOf(sel.matchLabels)).length + (Array.isArray(sel.matchExpressions) ? sel.matchExpressions.length : 0);
@@ -90,7 +90,7 @@ function deploymentStrategy(strategy: Obj, path: string): FieldError[] {
     case 'Recreate':
       return rolling !== undefined && rolling !== null ? [forbiddenField(`${path}.rollingUpdate`, "may not be specified when strategy `type` is 'Recreate'")] : [];
     case 'RollingUpdate': {
-      if (!isObj(rolling)) return [requiredField(`${path}.rollingUpdate`, 'this should be defaulted and never be nil')];
+      if (!isPlainObject(rolling)) return [requiredField(`${path}.rollingUpdate`, 'this should be defaulted and never be nil')];
       const p = `${path}.rollingUpdate`;
       const errs = [...positiveIntOrPercent(rolling.maxUnavailable, `${p}.maxUnavailable`), ...positiveIntOrPercent(rolling.maxSurge, `${p}.maxSurge`)];
       if (intOrPercentValue(rolling.maxUnavailable) === 0 && intOrPercentValue(rolling.maxSurge) === 0) {
@@ -121,7 +121,7 @@ function replicationControllerSpec(spec: Obj): FieldError[] {
   const selector = mapAsSelector(spec.selector);
   if (selector.empty) errs.push(requiredField('spec.selector', ''));
   errs.push(...nonNegative(spec.replicas, 'spec.replicas'));
-  if (!isObj(spec.template)) {
+  if (!isPlainObject(spec.template)) {
     errs.push(requiredField('spec.template', ''));
     return errs;
   }
@@ -138,7 +138,7 @@ function replicationControllerSpec(spec: Obj): FieldError[] {
 export function immutableSelector(next: Obj, old: Obj): FieldError[] {
   const a = objOf(next.spec).selector;
   const b = objOf(old.spec).selector;
-  if (isObj(a) === isObj(b) && semanticEqual(a, b)) return [];
+  if (isPlainObject(a) === isPlainObject(b) && semanticEqual(a, b)) return [];
   return [invalidField('spec.selector', goLabelSelector(a), 'field is immutable')];
 }
 
@@ -149,7 +149,7 @@ export function semanticEqual(a: unknown, b: unknown): boolean {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
     return a.every((v, i) => semanticEqual(v, b[i]));
   }
-  if (isObj(a) && isObj(b)) {
+  if (isPlainObject(a) && isPlainObject(b)) {
     const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
     for (const k of keys) if (!semanticEqual(a[k], b[k])) return false;
     return true;
@@ -157,7 +157,7 @@ export function semanticEqual(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-const isZero = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0) || (isObj(v) && Object.keys(v).length === 0);
+const isZero = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0) || (isPlainObject(v) && Object.keys(v).length === 0);
 
 export function validateDeployment(obj: Obj): FieldError[] {
   return deploymentSpec(objOf(obj.spec));

@@ -11,7 +11,7 @@
 import { trackedPart, UNTRACKED_META, type ManagedFieldsEntry, type ManagedScope } from '../k8s/managed-fields';
 import { FieldSet } from './field-set';
 import { compareValues } from './compare-values';
-import { sameJsonContent } from '../wire/json-object';
+import { isPlainObject, sameJsonContent } from '../wire/json-object';
 import { conflictError, conflictsOf, type ConflictOwner } from './conflicts';
 import { decodeEntries, encodeEntries, identity, ManagerRecord } from './managed-fields-entries';
 import { mergeValues } from './merge-values';
@@ -112,7 +112,7 @@ export function applyConfiguration(w: ApplyWrite): Obj {
   const entries = encodeEntries(records.values());
   // The result's own root and metadata: the merge shares what it leaves as it was with w.live.
   merged = { ...merged };
-  const meta = (merged.metadata = isObject(merged.metadata) ? { ...merged.metadata } : (merged.metadata ?? {})) as Obj;
+  const meta = (merged.metadata = isPlainObject(merged.metadata) ? { ...merged.metadata } : (merged.metadata ?? {})) as Obj;
   if (entries.length > 0) meta.managedFields = entries;
   else delete meta.managedFields;
   return merged;
@@ -129,10 +129,6 @@ function prune(merged: Obj, records: Map<string, ManagerRecord>, lastSet: FieldS
   const ownedBack = removeFields(merged, mergedSet.difference(keep), node) ?? {};
   const ownedBackSet = ensureNamedFieldsAreMembers(valueFieldSet(ownedBack, node, false), node);
   return (removeFields(merged, mergedSet.difference(ownedBackSet).intersection(last), node) ?? {}) as Obj;
-}
-
-function isObject(v: unknown): v is Obj {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 function ownerOf(r: ManagerRecord): ConflictOwner {

@@ -4,6 +4,7 @@
  * interleaved by the live order with new items ahead; `$patch: delete` items last.
  */
 import { internal, noMergeKey, goTypeName } from './strategic-merge-patch-error';
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, unknown>;
 
@@ -21,14 +22,10 @@ export function partitionBy(list: unknown[], by: unknown[], mergeKey: string): [
 export function findByKey(list: unknown[], key: string, value: unknown): number {
   for (let i = 0; i < list.length; i++) {
     const item = list[i];
-    if (!isMap(item)) throw internal(`value for key ${i} is not a map.`);
+    if (!isPlainObject(item)) throw internal(`value for key ${i} is not a map.`);
     if (key in item && item[key] === value) return i;
   }
   return -1;
-}
-
-function isMap(v: unknown): v is Obj {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 function partitionPrimitives(list: unknown[], by: unknown[]): [unknown[], unknown[]] {
@@ -40,7 +37,7 @@ function partitionMaps(list: unknown[], by: unknown[], mergeKey: string): [unkno
   const inPatch: unknown[] = [];
   const serverOnly: unknown[] = [];
   for (const v of list) {
-    if (!isMap(v)) throw internal(`expected a map[string]interface {}, but received a ${goTypeName(v)}`);
+    if (!isPlainObject(v)) throw internal(`expected a map[string]interface {}, but received a ${goTypeName(v)}`);
     if (!(mergeKey in v)) throw noMergeKey(v, mergeKey);
     (findByKey(by, mergeKey, v[mergeKey]) >= 0 ? inPatch : serverOnly).push(v);
   }
@@ -55,7 +52,7 @@ export function normalizeElementOrder(patch: unknown[], serverOnly: unknown[], p
 }
 
 function indexIn(list: unknown[], value: unknown, mergeKey: string, kind: ElementKind): number {
-  const key = (item: unknown) => (kind === 'map' ? (isMap(item) ? item[mergeKey] : undefined) : item);
+  const key = (item: unknown) => (kind === 'map' ? (isPlainObject(item) ? item[mergeKey] : undefined) : item);
   const wanted = key(value);
   for (let i = 0; i < list.length; i++) if (key(list[i]) === wanted) return i;
   return -1;
@@ -68,7 +65,7 @@ function normalizeSliceOrder(toSort: unknown[], order: unknown[], mergeKey: stri
   if (kind === 'map') {
     for (const list of [toSort, order]) {
       for (const item of list) {
-        if (!isMap(item)) throw internal(`expected a map[string]interface {}, but received a ${goTypeName(item)}`);
+        if (!isPlainObject(item)) throw internal(`expected a map[string]interface {}, but received a ${goTypeName(item)}`);
         if (!(mergeKey in item)) throw noMergeKey(item, mergeKey);
       }
     }

@@ -15,6 +15,7 @@ import { goFormatValue } from '../k8s/go-value-format';
 import { findByKey, normalizeElementOrder, partitionBy, type ElementKind } from './merged-list-order';
 import { elementType, fieldType, patchMergeKey, patchStrategies, type SchemaNode } from './schema-node';
 import { badFormat, goTypeName, internal, noMergeKey, StrategicMergePatchError } from './strategic-merge-patch-error';
+import { isPlainObject } from '../wire/json-object';
 
 export { StrategicMergePatchError } from './strategic-merge-patch-error';
 
@@ -44,10 +45,6 @@ function collectObjects(value: unknown, into: Owned): void {
   into.add(value);
   if (Array.isArray(value)) for (const v of value) collectObjects(v, into);
   else for (const k of Object.keys(value)) collectObjects((value as Obj)[k], into);
-}
-
-function isMap(v: unknown): v is Obj {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /** The Go type name reflect.TypeOf would give a decoded JSON value (for type comparisons). */
@@ -103,7 +100,7 @@ function mergeMap(original: Obj | undefined, patch: Obj, node: SchemaNode | unde
     }
     const field = fieldType(node, k);
     const strategy = listOrMapStrategy(field);
-    if (isMap(originalV)) target[k] = strategy === 'replace' ? patchV : mergeMap(originalV, patchV as Obj, field, own);
+    if (isPlainObject(originalV)) target[k] = strategy === 'replace' ? patchV : mergeMap(originalV, patchV as Obj, field, own);
     else if (Array.isArray(originalV)) target[k] = mergeSliceHandler(originalV, patchV as unknown[], field, strategy, isDeleteList, own);
     else target[k] = patchV;
   }
@@ -163,11 +160,11 @@ function mergeSetElementOrder(original: Obj, patch: Obj, node: SchemaNode | unde
 /** The patch list's items (deletions aside) must appear in the $setElementOrder list in the same relative order. */
 function validateWithOrder(patchList: unknown[], order: unknown[], mergeKey: string): void {
   if (order.length === 0 || patchList.length === 0) return;
-  const items = mergeKey ? patchList.filter((v) => !(isMap(v) && v[DIRECTIVE] === 'delete')) : patchList;
+  const items = mergeKey ? patchList.filter((v) => !(isPlainObject(v) && v[DIRECTIVE] === 'delete')) : patchList;
   let p = 0;
   let o = 0;
   while (p < items.length && o < order.length) {
-    if (isMap(items[p]) && DIRECTIVE in (items[p] as Obj)) {
+    if (isPlainObject(items[p]) && DIRECTIVE in (items[p] as Obj)) {
       p++;
       continue;
     }
@@ -181,8 +178,8 @@ function validateWithOrder(patchList: unknown[], order: unknown[], mergeKey: str
 
 function sameItem(a: unknown, b: unknown, mergeKey: string): boolean {
   if (!mergeKey) return a === b;
-  if (!isMap(a)) throw internal(`expected a map[string]interface {}, but received a ${goTypeName(a)}`);
-  if (!isMap(b)) throw internal(`expected a map[string]interface {}, but received a ${goTypeName(b)}`);
+  if (!isPlainObject(a)) throw internal(`expected a map[string]interface {}, but received a ${goTypeName(a)}`);
+  if (!isPlainObject(b)) throw internal(`expected a map[string]interface {}, but received a ${goTypeName(b)}`);
   if (!(mergeKey in a)) throw noMergeKey(a, mergeKey);
   if (!(mergeKey in b)) throw noMergeKey(b, mergeKey);
   return a[mergeKey] === b[mergeKey];
@@ -226,7 +223,7 @@ function withoutSpecialElements(original: unknown[], patch: unknown[], mergeKey:
     if (directive === 'delete') {
       if (!(mergeKey in m)) throw noMergeKey(m, mergeKey);
       base = base.filter((item) => {
-        if (!isMap(item)) throw internal('value for key 0 is not a map.');
+        if (!isPlainObject(item)) throw internal('value for key 0 is not a map.');
         return !(mergeKey in item && item[mergeKey] === m[mergeKey]);
       });
     } else if (directive === 'replace') replace = true;

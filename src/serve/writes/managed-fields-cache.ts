@@ -20,7 +20,8 @@ import { resourceSchemaNode } from '../resource-schema';
 import type { ServedResource } from '../served-resources';
 import { managedFieldsOfUpdate, type UpdateOperation } from './managed-fields-update';
 import { typedKeyParts } from './managed-fields-typed-key';
-import { isMap, shape, typeOf, type KeyParts } from './shape-key-parts';
+import { shape, typeOf, type KeyParts } from './shape-key-parts';
+import { isPlainObject } from '../../wire/json-object';
 import { freezeJson } from '../../wire/frozen-tree';
 
 type Obj = Record<string, any>;
@@ -103,7 +104,7 @@ function entriesText(entries: readonly ManagedFieldsEntry[]): string {
   if (entries.length === 0) return '[]';
   let text = '';
   for (const e of entries as readonly unknown[]) {
-    if (!isMap(e)) text += `!${JSON.stringify(e)}`;
+    if (!isPlainObject(e)) text += `!${JSON.stringify(e)}`;
     else {
       const f: unknown = e.fieldsV1;
       let fields: string;
@@ -124,7 +125,7 @@ function meta(out: KeyParts, before: unknown, after: unknown): void {
 }
 
 function untracked(m: unknown): unknown {
-  if (!isMap(m)) return m;
+  if (!isPlainObject(m)) return m;
   const o: Obj = {};
   for (const k of Object.keys(m)) if (!UNTRACKED_META.includes(k)) o[k] = m[k];
   return o;
@@ -133,8 +134,8 @@ function untracked(m: unknown): unknown {
 /** Writes the shape of `after` against `before`: see the file's comment. */
 function pair(out: KeyParts, before: unknown, after: unknown): void {
   if (out.uncached) return;
-  if (isMap(after)) {
-    const b = isMap(before) ? before : undefined;
+  if (isPlainObject(after)) {
+    const b = isPlainObject(before) ? before : undefined;
     out.text += b ? '{' : before === undefined ? '+{' : `!${typeOf(before)}{`;
     for (const k of Object.keys(after)) {
       out.text += String(k.length) + ':' + k;
@@ -161,7 +162,7 @@ function pair(out: KeyParts, before: unknown, after: unknown): void {
     out.text += '[' + (beforeText ?? '-') + '~' + afterText + ']';
     return;
   }
-  if (isMap(before)) {
+  if (isPlainObject(before)) {
     out.text += '!' + shape(before) + typeOf(after);
     return;
   }

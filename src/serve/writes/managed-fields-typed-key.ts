@@ -6,11 +6,11 @@
 import { trackedPart } from '../../k8s/managed-fields';
 import { zeroObject, type SchemaNode } from '../../schema';
 import { isEmptyList } from '../../schema/compare-values';
-import { sameJsonContent } from '../../wire/json-object';
+import { isPlainObject, sameJsonContent } from '../../wire/json-object';
 import { elementOf, indexItems, memberType, shapeOf } from '../../schema/typed-node';
 import type { ServedResource } from '../served-resources';
 import type { UpdateOperation } from './managed-fields-update';
-import { isMap, shape, type KeyParts } from './shape-key-parts';
+import { shape, type KeyParts } from './shape-key-parts';
 
 type Obj = Record<string, any>;
 
@@ -42,8 +42,8 @@ function typedPair(out: KeyParts, l: unknown, r: unknown, node: SchemaNode | und
     return;
   }
   if (rs === 'map') {
-    const lm = isMap(l) ? l : NO_MEMBERS;
-    const rm = isMap(r) ? r : NO_MEMBERS;
+    const lm = isPlainObject(l) ? l : NO_MEMBERS;
+    const rm = isPlainObject(r) ? r : NO_MEMBERS;
     const lk = Object.keys(lm);
     const rk = Object.keys(rm);
     if (lk.length > 0 || rk.length > 0) {
