@@ -1,6 +1,5 @@
 import { fieldErrorText } from './field-errors';
 import { applyDefaults } from './object-defaults';
-import { compareQuantities, formatQuantity, parseQuantity } from './quantity';
 import { POD_UPDATE_FORBIDDEN, validatePodUpdate } from './pod-update-validation';
 
 type Obj = Record<string, any>;
@@ -76,23 +75,5 @@ describe('ValidatePodUpdate', () => {
     const old = updated((s) => (s.terminationGracePeriodSeconds = -5));
     expect(texts(updated((s) => (s.terminationGracePeriodSeconds = 1)), old)).toEqual([]);
     expect(texts(updated((s) => (s.terminationGracePeriodSeconds = 2)), old)).toEqual([`spec: Forbidden: ${POD_UPDATE_FORBIDDEN}`]);
-  });
-});
-
-describe('resource.Quantity', () => {
-  const canonical = (s: string) => formatQuantity(parseQuantity(s)!);
-  it('prints canonical forms', () => {
-    expect(['1000m', '1500m', '0.5', '1024Mi', '1536Mi', '512Ki', '1000', '1e3', '12e2', '0', '-2', '100n', '1.5Gi', '2k'].map(canonical)).toEqual([
-      '1', '1500m', '500m', '1Gi', '1536Mi', '512Ki', '1k', '1e3', '1200', '0', '-2', '100n', '1536Mi', '2k',
-    ]);
-    expect(parseQuantity('1x')).toBeUndefined();
-  });
-
-  it('compares across formats', () => {
-    const cmp = (a: string, b: string) => compareQuantities(parseQuantity(a)!, parseQuantity(b)!);
-    expect(cmp('1Gi', '1024Mi')).toBe(0);
-    expect(cmp('1G', '1Gi')).toBe(-1);
-    expect(cmp('500m', '0.4')).toBe(1);
-    expect(cmp('-1', '0')).toBe(-1);
   });
 });
