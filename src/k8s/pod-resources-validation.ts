@@ -17,6 +17,7 @@ const overcommitAllowed = (name: string) => isNativeResource(name) && !isHugePag
 
 /** validateContainerResourceName: a qualified name; a standard one when unprefixed; an extended one otherwise. */
 function validateResourceName(name: string, field: string): FieldError[] {
+  if (STANDARD_CONTAINER_RESOURCES.has(name)) return []; // qualified names, and standard
   const errs = isQualifiedName(name).map((msg) => invalidField(field, name, msg));
   if (!name.includes('/')) {
     if (!STANDARD_CONTAINER_RESOURCES.has(name) && !isHugePages(name)) errs.push(invalidField(field, name, 'must be a standard resource for containers'));

@@ -15,5 +15,12 @@ describe('resource.Quantity', () => {
     expect(cmp('1G', '1Gi')).toBe(-1);
     expect(cmp('500m', '0.4')).toBe(1);
     expect(cmp('-1', '0')).toBe(-1);
+    expect(cmp('100m', '1')).toBe(-1);
+    expect(cmp('1000000001n', '1')).toBe(1);
+    expect(cmp('999999999999999999999m', '1e18')).toBe(-1);
+    expect(cmp('1e400', '2e400')).toBe(-1);
+    expect(cmp('1e400', '1000e397')).toBe(0);
+    expect(parseQuantity('1Gi')).toBe(parseQuantity('1Gi'));
+    expect(Object.isFrozen(parseQuantity('2Gi'))).toBe(true);
   });
 });

@@ -17,10 +17,22 @@ const QUANTITY = /^([+-]?)([0-9]*)(?:\.([0-9]*))?([eEinumkKMGTP]*[-+]?[0-9]*)$/;
 const DECIMAL_SUFFIXES: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
 const BINARY_SUFFIXES: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
 
+/** Texts parsed lately and what they parse to (a few distinct texts recur in every pod spec). */
+const parsed = new Map<string, Readonly<Quantity> | undefined>();
+const PARSED_KEPT = 1024;
+
 /** resource.ParseQuantity; undefined when the text is not a quantity. Values below 1n round up to 1n. */
-export function parseQuantity(value: unknown): Quantity | undefined {
+export function parseQuantity(value: unknown): Readonly<Quantity> | undefined {
   const text = typeof value === 'number' ? String(value) : value;
   if (typeof text !== 'string') return undefined;
+  if (parsed.has(text)) return parsed.get(text);
+  const q = parseText(text);
+  if (parsed.size >= PARSED_KEPT) parsed.clear();
+  parsed.set(text, q && Object.freeze(q));
+  return q;
+}
+
+function parseText(text: string): Quantity | undefined {
   const m = QUANTITY.exec(text);
   if (!m || (m[2] === '' && (m[3] ?? '') === '')) return undefined;
   const suffix = m[4]!;
@@ -52,12 +64,25 @@ export function parseQuantity(value: unknown): Quantity | undefined {
 
 /** Quantity.Cmp: -1, 0 or 1. */
 export function compareQuantities(a: Quantity, b: Quantity): number {
+  if (a.exp10 === b.exp10 && a.exp2 === b.exp2) {
+    const x = a.negative ? -a.mantissa : a.mantissa;
+    const y = b.negative ? -b.mantissa : b.mantissa;
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  // Floats order values that are far apart; close ones are compared exactly.
+  const x = approximate(a);
+  const y = approximate(b);
+  if (Math.abs(x - y) > 1e-9 * Math.max(Math.abs(x), Math.abs(y))) return x < y ? -1 : 1;
   const low10 = Math.min(a.exp10, b.exp10);
   const low2 = Math.min(a.exp2, b.exp2);
   const scaled = (q: Quantity) => (q.negative ? -1n : 1n) * q.mantissa * 10n ** BigInt(q.exp10 - low10) * 2n ** BigInt(q.exp2 - low2);
-  const x = scaled(a);
-  const y = scaled(b);
-  return x < y ? -1 : x > y ? 1 : 0;
+  const p = scaled(a);
+  const q = scaled(b);
+  return p < q ? -1 : p > q ? 1 : 0;
+}
+
+function approximate(q: Quantity): number {
+  return (q.negative ? -1 : 1) * Number(q.mantissa) * 10 ** q.exp10 * 2 ** q.exp2;
 }
 
 const isZero = (q: Quantity) => q.mantissa === 0n;
