@@ -6,7 +6,8 @@
  * embeds (every `k8s.io/…/generated.proto` is registered in it as a gzipped
  * FileDescriptorProto). The output, per message: its fields as
  * [jsonName, number, protoType, repeated 0|1, typeName|0, nonNullable 0|1]
- * (nonNullable: gogoproto.nullable=false, a Go value field that is always on the wire),
+ * (nonNullable: gogoproto.nullable=false, a Go value field that is always on the wire; jsonName
+ * as the shipped OpenAPI names the property, '' for an embedded struct whose fields are inlined),
  * `mapEntry` messages as {map: [keyField, valueField]}; and `kinds`: "group/version/Kind"
  * (core: "/v1/Kind") → message name, for the kinds the shipped discovery serves.
  *
@@ -101,6 +102,37 @@ for (const fd of gzipStreams(bin)) {
 }
 if (!messages['k8s.io.api.core.v1.ConfigMap'] || !messages['k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta']) fail(`${binary}: no Kubernetes descriptors found`);
 
+// ------------------------------------------------------------------ JSON names from the OpenAPI
+// A descriptor's json_name is protoc's camel case of the Go field name (`UID` → `uID`) and knows
+// nothing of Go's `json:",inline"` embedding. Where the shipped OpenAPI defines the message, a
+// field takes the property name that differs only in case (`uid`, `apiGroup`, `webhooks`), and an
+// embedded struct (a value message field whose own fields are the parent's properties: Volume's
+// VolumeSource, Probe's ProbeHandler, the LocalObjectReference of a key selector) gets the
+// json name '' — the transcoders then read and write its fields as the parent's.
+const openapi = JSON.parse(gunzipSync(readFileSync(path.join(out, 'openapi-v2.json.gz'))).toString('utf8')).definitions;
+const definitionOf = (message) => openapi[message.replace(/^k8s\.io\./, 'io.k8s.')];
+let renamed = 0;
+let inlined = 0;
+for (const [name, message] of Object.entries(messages)) {
+  const props = definitionOf(name)?.properties;
+  if (!props || !message.fields) continue;
+  const names = Object.keys(props);
+  for (const f of message.fields) {
+    if (f[0] in props) continue;
+    const sameLetters = names.find((p) => p.toLowerCase() === f[0].toLowerCase());
+    if (sameLetters) {
+      f[0] = sameLetters;
+      renamed++;
+      continue;
+    }
+    const embedded = f[2] === 11 && f[3] === 0 && f[5] === 1 ? messages[f[4]]?.fields : undefined;
+    if (embedded?.some(([json]) => json in props)) {
+      f[0] = '';
+      inlined++;
+    }
+  }
+}
+
 // ------------------------------------------------------------------ kinds served
 const discovery = JSON.parse(gunzipSync(readFileSync(path.join(out, 'discovery.json.gz'))).toString('utf8'));
 const kinds = {};
@@ -122,4 +154,4 @@ for (const [url, doc] of Object.entries(discovery.legacy)) {
 
 const data = Buffer.from(JSON.stringify({ source: path.basename(binary), kinds, messages }));
 writeFileSync(path.join(out, 'protobuf.json.gz'), gzipSync(data, { level: 9 }));
-console.log(`build-builtin-protobuf: ${files.size} descriptor files, ${Object.keys(messages).length} messages, ${Object.keys(kinds).length} kinds; without a descriptor: ${missing.join(', ') || 'none'}`);
+console.log(`build-builtin-protobuf: ${files.size} descriptor files, ${Object.keys(messages).length} messages (${renamed} json names from the OpenAPI, ${inlined} embedded structs), ${Object.keys(kinds).length} kinds; without a descriptor: ${missing.join(', ') || 'none'}`);

@@ -7,7 +7,7 @@
  * Quantity, IntOrString) are left as they are. Pure: the descriptors are handed in.
  */
 import { isFrozenTree } from '../wire/frozen-tree';
-import { PROTO, SPECIAL, type ProtobufSchema } from '../wire/protobuf-schema';
+import { PROTO, SPECIAL, type FieldDef, type ProtobufSchema } from '../wire/protobuf-schema';
 import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
@@ -134,9 +134,9 @@ export class GoStructOrder {
   private plan(message: string): MessageOrder {
     let plan = this.orders.get(message);
     if (plan) return plan;
-    const def = this.schema.message(message);
+    const fields = this.memberFields(message);
     const children = new Map<string, ValueOrder>();
-    for (const f of def.fields) {
+    for (const f of fields) {
       if (f.type !== PROTO.message || !f.typeName || OPAQUE.has(f.typeName)) continue;
       const entry = this.schema.mapEntryOf(f);
       if (entry) {
@@ -148,12 +148,17 @@ export class GoStructOrder {
       }
     }
     const index = new Map<string, number>();
-    def.fields.forEach((f, i) => {
+    fields.forEach((f, i) => {
       if (!index.has(f.json)) index.set(f.json, i);
     });
     plan = { index, children };
     this.orders.set(message, plan);
     return plan;
+  }
+
+  /** The fields that are the message's JSON members, in Go order: an embedded struct's fields in its place. */
+  private memberFields(message: string): FieldDef[] {
+    return this.schema.message(message).fields.flatMap((f) => (f.inline && f.typeName ? this.memberFields(f.typeName) : [f]));
   }
 }
 

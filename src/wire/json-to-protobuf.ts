@@ -2,8 +2,8 @@
  * A Kubernetes object's JSON form → its protobuf message, as Go's generated marshallers write
  * the struct: fields in number order, Go value fields always (zero values included), pointer
  * fields when set, map entries sorted by key; apimachinery's special types from their JSON forms
- * (the inverse of protobuf-to-json.ts). Keys the schema does not know are dropped, as decoding
- * into the Go struct drops them.
+ * (the inverse of protobuf-to-json.ts); an embedded struct from the members of the object that
+ * embeds it. Keys the schema does not know are dropped, as decoding into the Go struct drops them.
  */
 import { ProtoWriter } from './protobuf-fields';
 import { isWrappedSlice, PROTO, SPECIAL, type FieldDef, type ProtobufSchema } from './protobuf-schema';
@@ -25,7 +25,7 @@ function encodeMessage(schema: ProtobufSchema, name: string, value: unknown): Pr
   }
   const obj = (value && typeof value === 'object' ? value : {}) as Obj;
   for (const field of schema.message(name).wireOrder) {
-    const v = obj[field.json];
+    const v = field.inline ? obj : obj[field.json];
     const entry = schema.mapEntryOf(field);
     if (entry) {
       if (!v || typeof v !== 'object') continue;

@@ -10,7 +10,7 @@ export const PROTO = {
   string: 9, message: 11, bytes: 12, uint32: 13, enum: 14, sfixed32: 15, sfixed64: 16, sint32: 17, sint64: 18,
 } as const;
 
-/** [jsonName, number, protoType, repeated 0|1, typeName|0, nonNullable 0|1] as the data file holds it. */
+/** [jsonName ('' for an embedded struct), number, protoType, repeated 0|1, typeName|0, nonNullable 0|1] as the data file holds it. */
 export type FieldTuple = [string, number, number, 0 | 1, string | 0, 0 | 1];
 
 export interface ProtobufSchemaData {
@@ -20,7 +20,9 @@ export interface ProtobufSchemaData {
 }
 
 export interface FieldDef {
+  /** The JSON member name; '' for an embedded struct (Go's `json:",inline"`), whose fields are the parent's members. */
   json: string;
+  inline: boolean;
   no: number;
   type: number;
   repeated: boolean;
@@ -56,7 +58,7 @@ export class ProtobufSchema {
     const raw = this.data.messages[name];
     if (!raw) throw new Error(`no protobuf descriptor for ${name}`);
     const fields = (raw.fields ?? raw.map ?? []).map(([json, no, type, repeated, typeName, nonNullable]): FieldDef => ({
-      json, no, type, repeated: repeated === 1, typeName: typeName || undefined, nonNullable: nonNullable === 1,
+      json, inline: json === '' && type === PROTO.message, no, type, repeated: repeated === 1, typeName: typeName || undefined, nonNullable: nonNullable === 1,
     }));
     def = {
       name,

@@ -3,7 +3,8 @@
  * the Go struct it decodes: keys in Go struct order; Go value fields (always on the wire) left
  * out at their zero value as `omitempty` does, value structs kept (`{}`), pointer fields kept
  * whenever they are on the wire; bytes base64; apimachinery's Time, MicroTime, Duration,
- * Quantity, IntOrString, FieldsV1 and RawExtension in their JSON forms.
+ * Quantity, IntOrString, FieldsV1 and RawExtension in their JSON forms; an embedded struct's
+ * fields (Go's `json:",inline"`) as members of the object that embeds it.
  */
 import { FieldReader, WIRE_BYTES, WIRE_FIXED32, WIRE_FIXED64, WIRE_VARINT, readVarint, toSigned64 } from './protobuf-fields';
 import { formatRfc3339 } from './protobuf-meta';
@@ -59,7 +60,8 @@ function decodeMessage(schema: ProtobufSchema, name: string, buf: Buffer, start:
   for (const field of def.fields) {
     if (!seen.has(field)) continue;
     const value = seen.get(field);
-    if (field.repeated) {
+    if (field.inline) Object.assign(out, value);
+    else if (field.repeated) {
       if (Array.isArray(value) ? value.length > 0 : Object.keys(value as Obj).length > 0) out[field.json] = value;
     } else if (!(field.nonNullable && field.type !== PROTO.message && isZero(value))) {
       out[field.json] = value;

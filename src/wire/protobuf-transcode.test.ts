@@ -73,6 +73,34 @@ describe('protobuf ⇄ JSON with the built-in descriptors', () => {
     expect(protobufToJson(schema, message, jsonToProtobuf(schema, message, secret))).toEqual({ ...secret, metadata: { name: 's', creationTimestamp: null } });
   });
 
+  it("reads and writes an embedded struct's fields (Go's json:\",inline\") as members of the object that embeds it", () => {
+    // Volume{name: "v", VolumeSource{configMap (19): ConfigMapVolumeSource{LocalObjectReference{name: "cm"}}}}, as Go marshals it.
+    const wire = Buffer.from('0a0176' + '1209' + '9a0106' + '0a04' + '0a02636d', 'hex');
+    const volume = protobufToJson(schema, 'k8s.io.api.core.v1.Volume', wire);
+    expect(volume).toEqual({ name: 'v', configMap: { name: 'cm' } });
+    expect(jsonToProtobuf(schema, 'k8s.io.api.core.v1.Volume', volume).equals(wire)).toBe(true);
+    // Probe{ProbeHandler{httpGet}, periodSeconds}: the handler's members come first, in Go order.
+    const probe = { periodSeconds: 3, httpGet: { path: '/healthz', port: 8080 } };
+    const back = protobufToJson(schema, 'k8s.io.api.core.v1.Probe', jsonToProtobuf(schema, 'k8s.io.api.core.v1.Probe', probe));
+    expect(Object.keys(back)).toEqual(['httpGet', 'periodSeconds']);
+    expect(back).toEqual(probe);
+    const ingress = { spec: { rules: [{ host: 'a.example.com', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } }] } }] } };
+    const message = schema.kindMessage('networking.k8s.io', 'v1', 'Ingress')!;
+    expect((protobufToJson(schema, message, jsonToProtobuf(schema, message, ingress)) as any).spec).toEqual(ingress.spec);
+    const env = { name: 'E', valueFrom: { configMapKeyRef: { name: 'cm', key: 'k' }, secretKeyRef: { name: 's', key: 'p' } } };
+    expect(protobufToJson(schema, 'k8s.io.api.core.v1.EnvVar', jsonToProtobuf(schema, 'k8s.io.api.core.v1.EnvVar', env))).toEqual(env);
+  });
+
+  it('names fields as the JSON does where the Go field name is an acronym (uid, apiGroup, webhooks)', () => {
+    const cls = { metadata: { name: 'c', creationTimestamp: null }, spec: { controller: 'example.com/ingress', parameters: { apiGroup: 'k8s.example.com', kind: 'Params', name: 'p' } } };
+    const message = schema.kindMessage('networking.k8s.io', 'v1', 'IngressClass')!;
+    expect(protobufToJson(schema, message, jsonToProtobuf(schema, message, cls))).toEqual(cls);
+    const hooks = { metadata: { name: 'h', creationTimestamp: null }, webhooks: [{ name: 'h.example.com', clientConfig: { url: 'https://h.example.com' }, sideEffects: 'None', admissionReviewVersions: ['v1'] }] };
+    const hookMessage = schema.kindMessage('admissionregistration.k8s.io', 'v1', 'MutatingWebhookConfiguration')!;
+    expect((protobufToJson(schema, hookMessage, jsonToProtobuf(schema, hookMessage, hooks)) as any).webhooks[0].name).toBe('h.example.com');
+    expect(schema.message('k8s.io.api.authentication.v1.BoundObjectReference').fields.map((f) => f.json)).toEqual(['kind', 'apiVersion', 'name', 'uid']);
+  });
+
   it('formats durations as Go does', () => {
     expect([0, 1500, 2e6, 1.5e9, 90e9, 3.6e12 + 1e9].map(goDuration)).toEqual(['0s', '1.5µs', '2ms', '1.5s', '1m30s', '1h0m1s']);
   });

@@ -4,10 +4,14 @@
  * (reference w1-create-protobuf*).
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve, type ServeServer } from '../../src/serve';
 import { builtinProtobuf } from '../../src/serve/builtin-protobuf';
 import { decodeEnvelope, decodeWatchEvent } from '../../src/wire/protobuf';
 import { get } from '../support/http-client';
+import { kubectl } from '../support/kube-clients';
 import { transcript, transcriptPath } from '../support/transcripts';
 import { writeCluster, type WriteCluster } from './write-cluster';
 import { masked, send, writeExchange } from './write-transcripts';
@@ -103,6 +107,53 @@ describe('serve writes: protobuf bodies', () => {
       revisionHistoryLimit: 10,
       progressDeadlineSeconds: 600,
     });
+  }, 60_000);
+});
+
+describe('serve writes: protobuf of embedded structs (an empty cluster)', () => {
+  let api: ServeServer;
+  let cacheDir: string;
+  beforeAll(async () => {
+    api = await serve({});
+    cacheDir = mkdtempSync(join(tmpdir(), 'kubetape-kubectl-'));
+  });
+  afterAll(async () => {
+    await api.close();
+    rmSync(cacheDir, { recursive: true, force: true });
+  });
+
+  it('kubectl create ingress (protobuf) keeps its rules; a Pod read as protobuf keeps volumes, probes and key refs', async () => {
+    // IngressRule embeds IngressRuleValue: its `http` is a member of the rule in JSON.
+    const created = await kubectl(api.kubeconfigPath, cacheDir, ['create', 'ingress', 'web', '--rule=a.example.com/api*=web:80']);
+    expect([created.code, created.stdout, created.stderr]).toEqual([0, 'ingress.networking.k8s.io/web created\n', '']);
+    const ingress = (await get(`${api.url}/apis/networking.k8s.io/v1/namespaces/default/ingresses/web`)).json as any;
+    expect(ingress.spec.rules).toEqual([{ host: 'a.example.com', http: { paths: [{ path: '/api', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } }] } }]);
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p' },
+      spec: {
+        containers: [{
+          name: 'app',
+          image: 'nginx',
+          env: [{ name: 'E', valueFrom: { configMapKeyRef: { name: 'cm', key: 'k' } } }],
+          readinessProbe: { periodSeconds: 3, httpGet: { path: '/healthz', port: 8080 } },
+          volumeMounts: [{ name: 'config', mountPath: '/etc/app' }],
+        }],
+        volumes: [{ name: 'config', configMap: { name: 'cm' } }],
+      },
+    };
+    const reply = await send(`${api.url}/api/v1/namespaces/default/pods`, 'POST', { 'Content-Type': 'application/json' }, Buffer.from(JSON.stringify(pod)));
+    expect(reply.status).toBe(201);
+    const asJson = (await get(`${api.url}/api/v1/namespaces/default/pods/p`)).json as any;
+    // Go order: the embedded ProbeHandler's members first.
+    expect(Object.keys(asJson.spec.containers[0].readinessProbe)).toEqual(['httpGet', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold']);
+    const asProtobuf = await raw(`${api.url}/api/v1/namespaces/default/pods/p`, 'GET', { Accept: PROTOBUF });
+    const decoded = builtinProtobuf().decode('k8s.io.api.core.v1.Pod', decodeEnvelope(asProtobuf.body).raw) as any;
+    expect(decoded.spec.volumes).toEqual(asJson.spec.volumes);
+    expect(decoded.spec.volumes[0]).toMatchObject({ name: 'config', configMap: { name: 'cm' } });
+    expect(decoded.spec.containers[0].env).toEqual([{ name: 'E', valueFrom: { configMapKeyRef: { name: 'cm', key: 'k' } } }]);
+    expect(decoded.spec.containers[0].readinessProbe).toEqual(asJson.spec.containers[0].readinessProbe);
   }, 60_000);
 });
 
