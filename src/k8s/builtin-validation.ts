@@ -10,7 +10,7 @@ import type { FieldError } from './field-errors';
 import { validateIngressClass, validateIngressClassUpdate } from './ingress-class-validation';
 import { validateIngress, validateIngressUpdate } from './ingress-validation';
 import { validateJob, validateJobUpdate } from './job-validation';
-import { validateNetworkPolicy } from './network-policy-validation';
+import { validateNetworkPolicy, validateNetworkPolicyUpdate } from './network-policy-validation';
 import { validatePodUpdate } from './pod-update-validation';
 import { validatePod, validatePodTemplateSpec } from './pod-validation';
 import { validatePersistentVolumeClaim, validatePersistentVolumeClaimUpdate } from './pvc-validation';
@@ -94,6 +94,8 @@ export function validateBuiltinSpecUpdate(kind: string, next: Obj, old: Obj): Fi
       return validateIngressUpdate(next, old);
     case 'IngressClass':
       return validateIngressClassUpdate(next, old);
+    case 'NetworkPolicy':
+      return validateNetworkPolicyUpdate(next, old);
     default:
       return validateBuiltinSpec(kind, next);
   }

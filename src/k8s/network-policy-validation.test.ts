@@ -1,6 +1,6 @@
 import { fieldErrorText, type FieldError } from './field-errors';
 import { parseCidr, validateIpBlock } from './ip-block-validation';
-import { validateNetworkPolicy } from './network-policy-validation';
+import { validateNetworkPolicy, validateNetworkPolicyUpdate } from './network-policy-validation';
 
 type Obj = Record<string, any>;
 
@@ -90,5 +90,18 @@ describe('validateNetworkPolicy (ValidateNetworkPolicySpec)', () => {
     expect(texts(validateNetworkPolicy(np({ podSelector: {}, policyTypes: ['Ingress', 'Egress', 'Bogus'] })))).toEqual([
       'spec.policyTypes: Invalid value: []networking.PolicyType{"Ingress", "Egress", "Bogus"}: may not specify more than two policyTypes',
     ]);
+  });
+});
+
+describe('validateNetworkPolicyUpdate (ValidateNetworkPolicyUpdate)', () => {
+  const badValue = { matchExpressions: [{ key: 'app', operator: 'In', values: ['bad value'] }] };
+  it('checks the new spec; label values in match expressions stay allowed when the stored pod selector already breaks the rules', () => {
+    const next = np({ podSelector: badValue, ingress: [{ from: [{ podSelector: badValue }] }], policyTypes: ['Sideways'] });
+    expect(texts(validateNetworkPolicyUpdate(next, np({ podSelector: {} })))).toEqual([
+      expect.stringMatching(/^spec\.podSelector\.matchExpressions\[0\]\.values\[0\]: Invalid value: "bad value": /),
+      expect.stringMatching(/^spec\.ingress\[0\]\.from\[0\]\.podSelector\.matchExpressions\[0\]\.values\[0\]: Invalid value: "bad value": /),
+      'spec.policyTypes[0]: Unsupported value: "Sideways": supported values: "Ingress", "Egress"',
+    ]);
+    expect(texts(validateNetworkPolicyUpdate(next, np({ podSelector: badValue })))).toEqual(['spec.policyTypes[0]: Unsupported value: "Sideways": supported values: "Ingress", "Egress"']);
   });
 });

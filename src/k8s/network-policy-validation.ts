@@ -43,6 +43,20 @@ export function validateNetworkPolicy(np: Obj): FieldError[] {
   return errs;
 }
 
+/**
+ * ValidateNetworkPolicyUpdate (the spec part): the create rules on `next`, except that a stored
+ * policy whose pod selector already has a match-expression value that is no label value
+ * (ValidationOptionsForNetworking's AllowInvalidLabelValueInSelector) keeps such values allowed.
+ */
+export function validateNetworkPolicyUpdate(next: Obj, old: Obj): FieldError[] {
+  const errs = validateNetworkPolicy(next);
+  const oldSelector = isPlainObject(old.spec?.podSelector) ? old.spec.podSelector : {};
+  if (validateLabelSelector(oldSelector, 'spec.podSelector').length === 0) return errs;
+  return errs.filter((e) => !(e.type === 'Invalid' && EXPRESSION_VALUE.test(e.field)));
+}
+
+const EXPRESSION_VALUE = /\.matchExpressions\[\d+\]\.values\[\d+\]$/;
+
 /** ValidateNetworkPolicyPort: `port` an int-or-string; `endPort` only after a numeric port, not below it. */
 export function validateNetworkPolicyPort(port: Obj, path: string): FieldError[] {
   const errs: FieldError[] = [];
