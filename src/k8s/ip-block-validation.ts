@@ -32,11 +32,25 @@ export function parseCidr(value: string): Cidr | undefined {
   return { network: maskBytes(bytes, prefix), prefix };
 }
 
-/** IPNet.Contains(ip) for a network address of the same family. */
+/**
+ * IPNet.Contains(ip) as Go computes it: an IPv4-mapped IPv6 address (the network's or `ip`) is
+ * compared as its 4 IPv4 bytes, under the low 32 bits of the mask; other mixed families never match.
+ */
 function contains(net: Cidr, ip: Uint8Array): boolean {
-  if (ip.length !== net.network.length) return false;
-  const masked = maskBytes(ip, net.prefix);
-  return masked.every((b, i) => b === net.network[i]);
+  const network = to4(net.network) ?? net.network;
+  const prefix = network.length < net.network.length ? Math.max(0, net.prefix - 96) : net.prefix;
+  const addr = to4(ip) ?? ip;
+  if (addr.length !== network.length) return false;
+  const masked = maskBytes(addr, prefix);
+  const own = maskBytes(network, prefix);
+  return masked.every((b, i) => b === own[i]);
+}
+
+/** IP.To4 for a 16-byte address: its last 4 bytes when it is IPv4-mapped. */
+function to4(ip: Uint8Array): Uint8Array | undefined {
+  if (ip.length === 4) return ip;
+  const mapped = ip.slice(0, 10).every((b) => b === 0) && ip[10] === 0xff && ip[11] === 0xff;
+  return mapped ? ip.slice(12) : undefined;
 }
 
 function maskBytes(bytes: Uint8Array, prefix: number): Uint8Array {

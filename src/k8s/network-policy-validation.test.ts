@@ -58,6 +58,10 @@ describe('validateNetworkPolicy (ValidateNetworkPolicySpec)', () => {
     expect(parseCidr('::/129')).toBeUndefined();
     expect(parseCidr('1.2.3.4/-1')).toBeUndefined();
     expect(parseCidr('1.2.3.4/')).toBeUndefined();
+    // An IPv4-mapped IPv6 except is compared as IPv4, as Go's IPNet.Contains does.
+    expect(validateIpBlock({ cidr: '10.0.0.0/16', except: ['::ffff:10.0.1.0/120', '::ffff:10.9.0.0/120'] }, 'b')).toEqual([
+      { type: 'Invalid', field: 'b.except[1]', value: '::ffff:10.9.0.0/120', detail: 'must be a strict subset of `cidr`' },
+    ]);
   });
 
   it('ports: protocol, port number or name, endPort only after a numeric port and not below it', () => {
