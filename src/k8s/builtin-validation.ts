@@ -7,7 +7,10 @@
 import { validateCronJob, validateCronJobUpdate } from './cronjob-validation';
 import { validateDaemonSet, validateDaemonSetUpdate } from './daemonset-validation';
 import type { FieldError } from './field-errors';
+import { validateIngressClass, validateIngressClassUpdate } from './ingress-class-validation';
+import { validateIngress, validateIngressUpdate } from './ingress-validation';
 import { validateJob, validateJobUpdate } from './job-validation';
+import { validateNetworkPolicy, validateNetworkPolicyUpdate } from './network-policy-validation';
 import { validatePodUpdate } from './pod-update-validation';
 import { validatePod, validatePodTemplateSpec } from './pod-validation';
 import { validatePersistentVolumeClaim, validatePersistentVolumeClaimUpdate } from './pvc-validation';
@@ -53,6 +56,12 @@ export function validateBuiltinSpec(kind: string, obj: Obj): FieldError[] {
       return validateSecretType(obj);
     case 'PersistentVolumeClaim':
       return validatePersistentVolumeClaim(obj);
+    case 'Ingress':
+      return validateIngress(obj);
+    case 'IngressClass':
+      return validateIngressClass(obj);
+    case 'NetworkPolicy':
+      return validateNetworkPolicy(obj);
     default:
       return [];
   }
@@ -81,6 +90,12 @@ export function validateBuiltinSpecUpdate(kind: string, next: Obj, old: Obj): Fi
       return validateServiceUpdate(next, old);
     case 'PersistentVolumeClaim':
       return validatePersistentVolumeClaimUpdate(next, old);
+    case 'Ingress':
+      return validateIngressUpdate(next, old);
+    case 'IngressClass':
+      return validateIngressClassUpdate(next, old);
+    case 'NetworkPolicy':
+      return validateNetworkPolicyUpdate(next, old);
     default:
       return validateBuiltinSpec(kind, next);
   }

@@ -32,14 +32,14 @@ export function isDns1123Label(value: string): string[] {
   return errs;
 }
 
-function isDns1035Label(value: string): string[] {
+export function isDns1035Label(value: string): string[] {
   const errs: string[] = [];
   if (value.length > 63) errs.push('must be no more than 63 characters');
   if (!DNS1035_LABEL.test(value)) errs.push(DNS1035_LABEL_MESSAGE);
   return errs;
 }
 
-function isPathSegmentName(value: string): string[] {
+export function isPathSegmentName(value: string): string[] {
   if (value === '.' || value === '..') return [`may not be '${value}'`];
   const errs: string[] = [];
   for (const illegal of ['/', '%']) if (value.includes(illegal)) errs.push(`may not contain '${illegal}'`);
