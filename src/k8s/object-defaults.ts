@@ -122,6 +122,14 @@ export function applyDefaults(kind: string, obj: Obj, old?: Obj): void {
       defaultServiceSpec(spec);
       if (isPlainObject(old?.spec)) dropTypeDependentFields(spec, old!.spec);
       return;
+    case 'NetworkPolicy':
+      if (!spec) return;
+      for (const rule of [...objects(spec.ingress), ...objects(spec.egress)]) for (const port of objects(rule.ports)) port.protocol ??= 'TCP';
+      if (!Array.isArray(spec.policyTypes) || spec.policyTypes.length === 0) spec.policyTypes = Array.isArray(spec.egress) && spec.egress.length > 0 ? ['Ingress', 'Egress'] : ['Ingress'];
+      return;
+    case 'IngressClass':
+      if (isPlainObject(spec?.parameters)) spec.parameters.scope ??= 'Cluster';
+      return;
     case 'Secret':
       if (isPlainObject(obj.stringData)) {
         obj.data = { ...(isPlainObject(obj.data) ? obj.data : {}) };

@@ -127,6 +127,15 @@ describe('serve writes: Ingress, IngressClass and NetworkPolicy validation', () 
     expect(bad.json.details.causes).toEqual([{ reason: 'FieldValueInvalid', message: 'Invalid value: 60: may not be specified when `port` is non-numeric', field: 'spec.egress[0].ports[0].endPort' }]);
   });
 
+  it('defaults as v1.26 does: policyTypes from the rules, TCP ports, an IngressClass parameters scope of Cluster', async () => {
+    const ingressOnly = await create('networkpolicies', { metadata: { name: 'in-only' }, spec: { podSelector: {}, ingress: [{ ports: [{ port: 80 }] }] } });
+    expect([ingressOnly.status, ingressOnly.json.spec.policyTypes, ingressOnly.json.spec.ingress[0].ports]).toEqual([201, ['Ingress'], [{ protocol: 'TCP', port: 80 }]]);
+    const both = await create('networkpolicies', { metadata: { name: 'both' }, spec: { podSelector: {}, egress: [{}] } });
+    expect([both.status, both.json.spec.policyTypes]).toEqual([201, ['Ingress', 'Egress']]);
+    const cls = await send('POST', `${NETWORKING}/ingressclasses`, { metadata: { name: 'scoped' }, spec: { controller: 'example.com/ingress', parameters: { kind: 'Params', name: 'p' } } });
+    expect([cls.status, cls.json.spec.parameters]).toEqual([201, { kind: 'Params', name: 'p', scope: 'Cluster' }]);
+  });
+
   it("kubectl create -f of an invalid Ingress prints the apiserver's message", async () => {
     const file = join(dir, 'ing.yaml');
     writeFileSync(
