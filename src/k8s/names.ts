@@ -39,7 +39,8 @@ function isDns1035Label(value: string): string[] {
   return errs;
 }
 
-function isPathSegmentName(value: string): string[] {
+/** path.IsValidPathSegmentName: not `.` or `..`, no `/` or `%`. */
+export function isPathSegmentName(value: string): string[] {
   if (value === '.' || value === '..') return [`may not be '${value}'`];
   const errs: string[] = [];
   for (const illegal of ['/', '%']) if (value.includes(illegal)) errs.push(`may not contain '${illegal}'`);
