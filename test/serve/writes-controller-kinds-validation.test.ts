@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CoordinationV1Api, CoreV1Api, EventsV1Api, KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { serve, type ServeServer } from '../../src/serve';
 import { get } from '../support/http-client';
 import { kubectl } from '../support/kube-clients';
@@ -91,7 +92,7 @@ describe('serve writes: RBAC, Lease, Event, PodDisruptionBudget and HorizontalPo
     ]);
   });
 
-  it('a Lease with a zero duration is 422; a Lease as leader election writes it is created and renewed', async () => {
+  it('a Lease with a zero duration is 422; a Lease as leader election writes it is created; a negative leaseTransitions on update is 422', async () => {
     const path = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
     const r = await send('POST', path, { metadata: { name: 'zero' }, spec: { holderIdentity: 'a', leaseDurationSeconds: 0 } });
     expect(r.status).toBe(422);
@@ -172,6 +173,45 @@ describe('serve writes: RBAC, Lease, Event, PodDisruptionBudget and HorizontalPo
     const elsewhere = await send('POST', '/api/v1/namespaces/default/events', { ...legacy, metadata: { name: 'web.2' }, involvedObject: { ...legacy.involvedObject, namespace: 'other' } });
     expect(elsewhere.status).toBe(422);
     expect(elsewhere.json.message).toBe('Event "web.2" is invalid: involvedObject.namespace: Invalid value: "other": does not match event.namespace');
+  });
+
+  it('client-node writes Events (both APIs), a Lease and RBAC objects as controllers do; a recorder\'s series patch passes', async () => {
+    const kcfg = new KubeConfig();
+    kcfg.loadFromFile(api.kubeconfigPath);
+    const now = new Date('2026-11-24T21:00:00.000Z');
+    const regarding = { kind: 'Deployment', namespace: 'default', name: 'web', apiVersion: 'apps/v1' };
+    const events = kcfg.makeApiClient(EventsV1Api);
+    const made = await events.createNamespacedEvent({
+      namespace: 'default',
+      body: { metadata: { name: 'web.client' }, eventTime: now, reportingController: 'example.com/scaler', reportingInstance: 'scaler-host', action: 'Scale', reason: 'Scaled', regarding, note: 'n', type: 'Normal' },
+    });
+    expect(made.metadata?.name).toBe('web.client');
+    const patched = await send('PATCH', `${EVENTS}/web.client`, { series: { count: 2, lastObservedTime: '2026-11-24T21:00:10.000000Z' } }, 'application/strategic-merge-patch+json');
+    expect(patched.status).toBe(200);
+    const bad = await send('PATCH', `${EVENTS}/web.client`, { series: { count: 1, lastObservedTime: null } }, 'application/merge-patch+json');
+    expect(bad.status).toBe(422);
+    expect(bad.json.details.causes).toEqual([
+      { reason: 'FieldValueInvalid', message: 'Invalid value: "": should be at least 2', field: 'series.count' },
+      { reason: 'FieldValueRequired', message: 'Required value', field: 'series.lastObservedTime' },
+    ]);
+    const core = kcfg.makeApiClient(CoreV1Api);
+    const legacy = await core.createNamespacedEvent({
+      namespace: 'default',
+      body: { metadata: { name: 'web.legacy' }, involvedObject: regarding, reason: 'Scaled', message: 'm', source: { component: 'scaler' }, firstTimestamp: now, lastTimestamp: now, count: 1, type: 'Normal' },
+    });
+    expect(legacy.count).toBe(1);
+    const lease = await kcfg.makeApiClient(CoordinationV1Api).createNamespacedLease({
+      namespace: 'default',
+      body: { metadata: { name: 'scaler-lock' }, spec: { holderIdentity: 'scaler-host_1', leaseDurationSeconds: 15, acquireTime: now, renewTime: now, leaseTransitions: 0 } },
+    });
+    expect(lease.spec?.leaseDurationSeconds).toBe(15);
+    const rbac = kcfg.makeApiClient(RbacAuthorizationV1Api);
+    await rbac.createNamespacedRole({ namespace: 'default', body: { metadata: { name: 'leases' }, rules: [{ apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['*'] }] } });
+    const binding = await rbac.createNamespacedRoleBinding({
+      namespace: 'default',
+      body: { metadata: { name: 'leases' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'leases' }, subjects: [{ kind: 'ServiceAccount', name: 'scaler', namespace: 'default' }] },
+    });
+    expect(binding.roleRef.name).toBe('leases');
   });
 
   it('a PDB with both minAvailable and maxUnavailable is 422; kubectl create pdb is created', async () => {
