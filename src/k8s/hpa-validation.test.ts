@@ -70,7 +70,7 @@ describe('validateHorizontalPodAutoscaler: metrics', () => {
     expect(metricTexts([{ type: 'Pods', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 5 } } }])).toEqual([
       'spec.metrics[0].pods: Required value: must populate information for the given metric source',
     ]);
-    expect(metricTexts([{ type: 'Resource', ...cpu({ type: 'Utilization', averageUtilization: 5 }), pods: { metric: { name: 'x' }, target: { type: 'AverageValue', averageValue: '1' } } }])).toEqual([
+    expect(metricTexts([{ ...cpu({ type: 'Utilization', averageUtilization: 5 }), pods: { metric: { name: 'x' }, target: { type: 'AverageValue', averageValue: '1' } } }])).toEqual([
       'spec.metrics[0].pods: Forbidden: must populate the given metric source only',
     ]);
   });
