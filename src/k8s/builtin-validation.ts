@@ -6,14 +6,26 @@
  */
 import { validateCronJob, validateCronJobUpdate } from './cronjob-validation';
 import { validateDaemonSet, validateDaemonSetUpdate } from './daemonset-validation';
+import { validateEvent, validateEventUpdate } from './event-validation';
 import type { FieldError } from './field-errors';
+import { validateHorizontalPodAutoscaler, validateHorizontalPodAutoscalerUpdate } from './hpa-validation';
 import { validateIngressClass, validateIngressClassUpdate } from './ingress-class-validation';
 import { validateIngress, validateIngressUpdate } from './ingress-validation';
 import { validateJob, validateJobUpdate } from './job-validation';
+import { validateLease } from './lease-validation';
 import { validateNetworkPolicy, validateNetworkPolicyUpdate } from './network-policy-validation';
+import { validatePodDisruptionBudget } from './pdb-validation';
 import { validatePodUpdate } from './pod-update-validation';
 import { validatePod, validatePodTemplateSpec } from './pod-validation';
 import { validatePersistentVolumeClaim, validatePersistentVolumeClaimUpdate } from './pvc-validation';
+import {
+  validateClusterRole,
+  validateClusterRoleBinding,
+  validateClusterRoleBindingUpdate,
+  validateRole,
+  validateRoleBinding,
+  validateRoleBindingUpdate,
+} from './rbac-validation';
 import { validateSecretType } from './secret-type-validation';
 import { validateService, validateServiceUpdate } from './service-validation';
 import { validateStatefulSet, validateStatefulSetUpdate } from './statefulset-validation';
@@ -62,6 +74,22 @@ export function validateBuiltinSpec(kind: string, obj: Obj): FieldError[] {
       return validateIngressClass(obj);
     case 'NetworkPolicy':
       return validateNetworkPolicy(obj);
+    case 'Role':
+      return validateRole(obj);
+    case 'ClusterRole':
+      return validateClusterRole(obj);
+    case 'RoleBinding':
+      return validateRoleBinding(obj);
+    case 'ClusterRoleBinding':
+      return validateClusterRoleBinding(obj);
+    case 'Lease':
+      return validateLease(obj);
+    case 'Event':
+      return validateEvent(obj);
+    case 'PodDisruptionBudget':
+      return validatePodDisruptionBudget(obj);
+    case 'HorizontalPodAutoscaler':
+      return validateHorizontalPodAutoscaler(obj);
     default:
       return [];
   }
@@ -96,6 +124,14 @@ export function validateBuiltinSpecUpdate(kind: string, next: Obj, old: Obj): Fi
       return validateIngressClassUpdate(next, old);
     case 'NetworkPolicy':
       return validateNetworkPolicyUpdate(next, old);
+    case 'RoleBinding':
+      return validateRoleBindingUpdate(next, old);
+    case 'ClusterRoleBinding':
+      return validateClusterRoleBindingUpdate(next, old);
+    case 'Event':
+      return validateEventUpdate(next, old);
+    case 'HorizontalPodAutoscaler':
+      return validateHorizontalPodAutoscalerUpdate(next, old);
     default:
       return validateBuiltinSpec(kind, next);
   }

@@ -39,6 +39,7 @@ export function isDns1035Label(value: string): string[] {
   return errs;
 }
 
+/** path.IsValidPathSegmentName: not `.` or `..`, no `/` or `%`. */
 export function isPathSegmentName(value: string): string[] {
   if (value === '.' || value === '..') return [`may not be '${value}'`];
   const errs: string[] = [];
