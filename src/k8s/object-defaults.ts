@@ -13,6 +13,7 @@
  */
 import { defaultCrd, initialCrdStatus } from './crd-object';
 import { OBJECT_META_ORDER } from './object-order';
+import { defaultHpaSpec } from './hpa-defaults';
 import { admitPod, defaultPodSpec, qosClass } from './pod-defaults';
 import { allocateService, keepAllocated, serviceAddresses, type ServiceAllocations } from './service-allocation';
 import { dropTypeDependentFields } from './service-type-change';
@@ -129,6 +130,16 @@ export function applyDefaults(kind: string, obj: Obj, old?: Obj): void {
       return;
     case 'IngressClass':
       if (isPlainObject(spec?.parameters)) spec.parameters.scope ??= 'Cluster';
+      return;
+    case 'RoleBinding':
+    case 'ClusterRoleBinding':
+      if (isPlainObject(obj.roleRef) && !obj.roleRef.apiGroup) obj.roleRef.apiGroup = RBAC_GROUP;
+      for (const subject of objects(obj.subjects)) {
+        if (!subject.apiGroup && (subject.kind === 'User' || subject.kind === 'Group')) subject.apiGroup = RBAC_GROUP;
+      }
+      return;
+    case 'HorizontalPodAutoscaler':
+      if (spec) defaultHpaSpec(spec, obj.apiVersion === 'autoscaling/v2');
       return;
     case 'Secret':
       if (isPlainObject(obj.stringData)) {
@@ -274,3 +285,5 @@ function nullTemplateTimestamps(kind: string, obj: Obj): void {
     Object.assign(t, { metadata: ordered, ...rest });
   }
 }
+
+const RBAC_GROUP = 'rbac.authorization.k8s.io';

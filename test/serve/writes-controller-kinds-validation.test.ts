@@ -48,6 +48,20 @@ describe('serve writes: RBAC, Lease, Event, PodDisruptionBudget and HorizontalPo
 
   const RBAC = '/apis/rbac.authorization.k8s.io/v1';
 
+  it('defaults as v1.26 does: binding groups, HPA minReplicas, the v2 CPU metric and behavior rules', async () => {
+    const rb = await send('POST', `${RBAC}/namespaces/default/rolebindings`, { metadata: { name: 'defaults' }, roleRef: { kind: 'Role', name: 'r' }, subjects: [{ kind: 'User', name: 'u' }, { kind: 'ServiceAccount', name: 'sa', namespace: 'default' }] });
+    expect([rb.status, rb.json.roleRef, rb.json.subjects]).toEqual([201, { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' }, [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'u' }, { kind: 'ServiceAccount', name: 'sa', namespace: 'default' }]]);
+    const target = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' };
+    const v2 = await send('POST', '/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers', { metadata: { name: 'v2' }, spec: { scaleTargetRef: target, maxReplicas: 5, behavior: { scaleDown: { stabilizationWindowSeconds: 60 } } } });
+    expect([v2.status, v2.json.spec.minReplicas, v2.json.spec.metrics]).toEqual([201, 1, [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }]]);
+    expect(v2.json.spec.behavior).toEqual({
+      scaleUp: { stabilizationWindowSeconds: 0, selectPolicy: 'Max', policies: [{ type: 'Pods', value: 4, periodSeconds: 15 }, { type: 'Percent', value: 100, periodSeconds: 15 }] },
+      scaleDown: { stabilizationWindowSeconds: 60, selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] },
+    });
+    const v1 = await send('POST', '/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers', { metadata: { name: 'v1' }, spec: { scaleTargetRef: target, maxReplicas: 5 } });
+    expect([v1.status, v1.json.spec.minReplicas]).toEqual([201, 1]);
+  });
+
   it('a Role rule without verbs is 422: rules[0].verbs Required; nothing is stored', async () => {
     const r = await send('POST', `${RBAC}/namespaces/default/roles`, { metadata: { name: 'noverbs' }, rules: [{ apiGroups: [''], resources: ['pods'] }] });
     expect(r.status).toBe(422);
