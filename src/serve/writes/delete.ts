@@ -42,7 +42,7 @@ export async function handleDelete(ctx: ResourceRequest, deps: WriteDeps): Promi
   } else respondObject(ctx, 200, outcome.value);
 }
 
-function checkPreconditions(ctx: ResourceRequest, old: Obj, options: DeleteOptions): void {
+export function checkPreconditions(ctx: ResourceRequest, old: Obj, options: DeleteOptions): void {
   const { uid, resourceVersion } = options.preconditions;
   const kind = ctx.resource.codec.type.kind;
   const name = old.metadata.name;
