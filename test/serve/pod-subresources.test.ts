@@ -115,9 +115,20 @@ describe('serve: pod binding, eviction and ephemeral containers', () => {
     expect(dry.status).toBe(201);
     expect(dry.json).toEqual(SUCCESS);
     expect((await readPod('ev', 'e1')).status).toBe(200);
-    const r = await evict('ev', 'e1');
-    expect(r.status).toBe(201);
-    expect(r.json).toEqual(SUCCESS);
+    const before = (await readPod('ev', 'e1')).json;
+    const w = watch(`${api.url}/api/v1/namespaces/ev/pods?watch=1&resourceVersion=${before.metadata.resourceVersion}`);
+    try {
+      const r = await evict('ev', 'e1');
+      expect(r.status).toBe(201);
+      expect(r.json).toEqual(SUCCESS);
+      // PodDisruptionConditions: DisruptionTarget first, then the delete (grace 0: marked, then gone).
+      const events = (await w.waitFor(3)).map((l) => JSON.parse(l));
+      expect(events.map((e) => e.type)).toEqual(['MODIFIED', 'MODIFIED', 'DELETED']);
+      expect(events[0].object.status.conditions).toContainEqual({ type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: expect.any(String), reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' });
+      expect(events[0].object.metadata.deletionTimestamp).toBeUndefined();
+    } finally {
+      w.close();
+    }
     expect((await readPod('ev', 'e1')).status).toBe(404);
   });
 
@@ -180,5 +191,89 @@ describe('serve: pod binding, eviction and ephemeral containers', () => {
     expect(stale.json.message).toMatch(/^Operation cannot be fulfilled on Pod "q1": the UID in the precondition \(not-the-uid\) does not match the UID in record/);
     expect((await evict('pend', 'q1')).status).toBe(201);
     expect((await readPod('pend', 'q1')).status).toBe(404);
+  });
+  const kubectl = (...args: string[]): Promise<string> =>
+    new Promise((resolve, reject) => {
+      execFile('kubectl', ['--kubeconfig', api.kubeconfigPath, '--cache-dir', join(dir, 'cache'), ...args], { encoding: 'utf8', timeout: 30_000 }, (err, out, stderr) =>
+        err ? reject(new Error(`kubectl ${args.join(' ')}: ${stderr || err.message}`)) : resolve(out + stderr),
+      );
+    });
+
+  it('kubectl drain evicts the selected pods of a node through their budget (a stand-in kubelet finishes the graceful deletes)', async () => {
+    await ns('drain');
+    expect((await send('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-d' } })).status).toBe(201);
+    const template = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } };
+    const rs = await send('POST', '/apis/apps/v1/namespaces/drain/replicasets', { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web' }, spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template } });
+    expect(rs.status).toBe(201);
+    const owner = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: rs.json.metadata.uid, controller: true, blockOwnerDeletion: true };
+    for (const name of ['web-1', 'web-2']) {
+      const r = await send('POST', '/api/v1/namespaces/drain/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name, labels: { app: 'web' }, ownerReferences: [owner] }, spec: { nodeName: 'node-d', containers: [{ name: 'app', image: 'nginx' }] } });
+      expect(r.status).toBe(201);
+      await running('drain', name);
+    }
+    await pod('drain', 'other', { app: 'other' }, 'node-d');
+    await pdb('drain', 'web', { app: 'web' }, { disruptionsAllowed: 2, currentHealthy: 2, desiredHealthy: 0, expectedPods: 2 });
+    // No kubelet runs in serve: this one ends each graceful deletion on node-d as a kubelet would.
+    let busy = false;
+    const kubelet = setInterval(async () => {
+      if (busy) return;
+      busy = true;
+      try {
+        const pods = (await get(`${api.url}/api/v1/namespaces/drain/pods?fieldSelector=spec.nodeName%3Dnode-d`)).json.items as Obj[];
+        for (const p of pods.filter((x) => x.metadata.deletionTimestamp)) await send('DELETE', `/api/v1/namespaces/drain/pods/${p.metadata.name}`, { gracePeriodSeconds: 0 });
+      } finally {
+        busy = false;
+      }
+    }, 100);
+    try {
+      const out = await kubectl('drain', 'node-d', '--pod-selector', 'app=web', '--ignore-daemonsets', '--delete-emptydir-data', '--timeout', '10s');
+      expect(out).toContain('node/node-d cordoned');
+      expect(out).toContain('evicting pod drain/web-1');
+      expect(out).toContain('pod/web-2 evicted');
+      expect(out).toContain('node/node-d drained');
+    } finally {
+      clearInterval(kubelet);
+    }
+    const left = (await get(`${api.url}/api/v1/namespaces/drain/pods`)).json.items.map((p: Obj) => p.metadata.name);
+    expect(left).toEqual(['other']);
+    expect((await get(`${api.url}/api/v1/nodes/node-d`)).json.spec.unschedulable).toBe(true);
+    const budget = (await get(`${api.url}/apis/policy/v1/namespaces/drain/poddisruptionbudgets/web`)).json;
+    expect(budget.status.disruptionsAllowed).toBe(0);
+    expect(Object.keys(budget.status.disruptedPods).sort()).toEqual(['web-1', 'web-2']);
+  });
+
+  it('kubectl debug adds an ephemeral container; the subresource changes nothing else and keeps existing ones', async () => {
+    await ns('dbg');
+    await pod('dbg', 'app');
+    const out = await kubectl('-n', 'dbg', 'debug', 'app', '--image=busybox', '--target=app', '--container=debugger');
+    expect(out).toContain('Targeting container "app"');
+    const debugged = (await readPod('dbg', 'app')).json;
+    expect(debugged.spec.ephemeralContainers).toEqual([
+      { name: 'debugger', image: 'busybox', resources: {}, terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', imagePullPolicy: 'Always', targetContainerName: 'app' },
+    ]);
+    const entry = debugged.metadata.managedFields.find((e: Obj) => e.subresource === 'ephemeralcontainers');
+    expect(entry).toMatchObject({ manager: 'kubectl', operation: 'Update', subresource: 'ephemeralcontainers' });
+    expect((await get(`${api.url}/api/v1/namespaces/dbg/pods/app/ephemeralcontainers`)).json.metadata.uid).toBe(debugged.metadata.uid);
+
+    const path = '/api/v1/namespaces/dbg/pods/app/ephemeralcontainers';
+    // Only spec.ephemeralContainers is taken: the label and image change are dropped.
+    const patched = await send('PATCH', path, { metadata: { labels: { x: 'y' } }, spec: { containers: [{ name: 'app', image: 'redis' }], ephemeralContainers: [debugged.spec.ephemeralContainers[0], { name: 'second', image: 'busybox' }] } }, 'application/merge-patch+json');
+    expect(patched.status).toBe(200);
+    expect(patched.json.metadata.labels).toBeUndefined();
+    expect(patched.json.spec.containers[0].image).toBe('nginx');
+    expect(patched.json.spec.ephemeralContainers.map((c: Obj) => c.name)).toEqual(['debugger', 'second']);
+
+    const removed = await send('PUT', path, { ...patched.json, spec: { ...patched.json.spec, ephemeralContainers: [patched.json.spec.ephemeralContainers[1]] } });
+    expect(removed.status).toBe(422);
+    expect(removed.json.message).toBe('Pod "app" is invalid: spec.ephemeralContainers: Forbidden: existing ephemeral containers "debugger" may not be removed\n');
+    const invalid = await send('PATCH', path, { spec: { ephemeralContainers: [...patched.json.spec.ephemeralContainers, { name: 'app', image: 'busybox', ports: [{ containerPort: 80 }], targetContainerName: 'missing' }] } }, 'application/merge-patch+json');
+    expect(invalid.status).toBe(422);
+    expect(invalid.json.details.causes.map((c: Obj) => `${c.field}: ${c.reason}`)).toEqual([
+      'spec.ephemeralContainers[2].name: FieldValueDuplicate',
+      'spec.ephemeralContainers[2].targetContainerName: FieldValueNotFound',
+      'spec.ephemeralContainers[2].ports: FieldValueForbidden',
+    ]);
+    expect((await send('POST', path, {})).status).toBe(405);
+    expect((await get(`${api.url}/apis/apps/v1/namespaces/dbg/deployments/x/ephemeralcontainers`)).status).toBe(404);
   });
 });
