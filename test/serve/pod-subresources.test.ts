@@ -189,8 +189,14 @@ describe('serve: pod binding, eviction and ephemeral containers', () => {
     const stale = await evict('pend', 'q1', { deleteOptions: { preconditions: { uid: 'not-the-uid' } } });
     expect(stale.status).toBe(409);
     expect(stale.json.message).toMatch(/^Operation cannot be fulfilled on Pod "q1": the UID in the precondition \(not-the-uid\) does not match the UID in record/);
-    expect((await evict('pend', 'q1')).status).toBe(201);
+    const beta = await send('POST', '/api/v1/namespaces/pend/pods/q1/eviction', { apiVersion: 'policy/v1beta1', kind: 'Eviction', metadata: { name: 'q1' } });
+    expect(beta.status).toBe(201);
     expect((await readPod('pend', 'q1')).status).toBe(404);
+    const mismatch = await send('POST', '/api/v1/namespaces/pend/pods/q1/eviction', { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'other' } });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.json.message).toBe('name in URL does not match name in Eviction object');
+    expect((await evict('pend', 'q1')).status).toBe(404);
+    expect((await get(`${api.url}/api/v1/namespaces/pend/pods/q1/eviction`)).status).toBe(405);
   });
   const kubectl = (...args: string[]): Promise<string> =>
     new Promise((resolve, reject) => {
