@@ -156,6 +156,28 @@ export function validateContainers(containers: Obj[], isInit: boolean, volumes: 
 }
 
 /**
+ * validateContainerCommon's rules that this port does not inline in validateContainers (there the
+ * probes and lifecycle come between): name, image, termination message policy, ports, env,
+ * envFrom, volume mounts, pull policy, resources, security context, for one container at `path`.
+ */
+export function validateContainerCommon(c: Obj, volumes: ReadonlyMap<string, Obj>, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const name = str(c.name);
+  if (name.length === 0) errs.push(requiredField(`${path}.name`, ''));
+  else for (const msg of isDns1123Label(name)) errs.push(invalidField(`${path}.name`, name, msg));
+  if (str(c.image).length === 0) errs.push(requiredField(`${path}.image`, ''));
+  errs.push(...validateTerminationMessagePolicy(str(c.terminationMessagePolicy), `${path}.terminationMessagePolicy`));
+  errs.push(...validateContainerPorts(list(c.ports), `${path}.ports`));
+  errs.push(...validateEnv(list(c.env), `${path}.env`));
+  errs.push(...validateEnvFrom(list(c.envFrom), `${path}.envFrom`));
+  errs.push(...validateVolumeMounts(list(c.volumeMounts), list(c.volumeDevices), volumes, c, `${path}.volumeMounts`));
+  errs.push(...validatePullPolicy(str(c.imagePullPolicy), `${path}.imagePullPolicy`));
+  errs.push(...validateResourceRequirements(c.resources, `${path}.resources`));
+  errs.push(...validateSecurityContext(c.securityContext, `${path}.securityContext`));
+  return errs;
+}
+
+/**
  * validateInitContainers: the container rules, then names unique across both lists, and what an
  * init container may not have. The refused field's value is shown as `%#v` prints a struct
  * pointer's target, which this port renders only by its type name (`core.Probe{…}`).

@@ -19,7 +19,7 @@ import type { ServedResources } from './served-resources';
 import { handleWatch } from './watch-handler';
 import { sendStatusBody } from './response-body';
 import { serveChange } from './serve-change';
-import { handleCustomScale, handleScale, handleWrite, hasScale, hasStatusSubresource, type WriteDeps } from './writes';
+import { handleCustomScale, handleScale, handleWrite, hasScale, hasStatusSubresource, podSubresourceHandler, type WriteDeps } from './writes';
 import { answerAccessReview, isAccessReview } from './access-review';
 
 export interface DispatchDeps {
@@ -66,7 +66,8 @@ async function dispatch(deps: DispatchDeps, req: IncomingMessage, res: ServerRes
   if ((resource.namespaced && info.name && !info.namespace) || (!resource.namespaced && info.namespace)) throw resourceNotFound();
   const scale = info.subresource === 'scale' && hasScale(resource);
   const customScale = info.subresource === 'scale' && resource.custom?.scale !== undefined;
-  if ((!OBJECT_SUBRESOURCES.has(info.subresource) && !scale && !customScale) || (info.subresource === 'finalize' && info.verb !== 'update')) throw resourceNotFound();
+  const podSubresource = podSubresourceHandler(resource, info.subresource);
+  if ((!OBJECT_SUBRESOURCES.has(info.subresource) && !scale && !customScale && !podSubresource) || (info.subresource === 'finalize' && info.verb !== 'update')) throw resourceNotFound();
   if (info.subresource === 'status' && (resource.custom ? !resource.custom.status : !hasStatusSubresource(info.apiGroup, info.resource, !resource.info.unstructured))) throw resourceNotFound();
   const ctx: ResourceRequest = {
     req,
@@ -88,6 +89,7 @@ async function dispatch(deps: DispatchDeps, req: IncomingMessage, res: ServerRes
   };
   if (customScale) return handleCustomScale(ctx, deps.writes);
   if (scale) return handleScale(ctx, deps.writes);
+  if (podSubresource) return podSubresource(ctx, deps.writes);
   switch (info.verb) {
     case 'get':
       return handleGet(ctx);

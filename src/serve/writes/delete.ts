@@ -42,7 +42,7 @@ export async function handleDelete(ctx: ResourceRequest, deps: WriteDeps): Promi
   } else respondObject(ctx, 200, outcome.value);
 }
 
-function checkPreconditions(ctx: ResourceRequest, old: Obj, options: DeleteOptions): void {
+export function checkPreconditions(ctx: ResourceRequest, old: Obj, options: DeleteOptions): void {
   const { uid, resourceVersion } = options.preconditions;
   const kind = ctx.resource.codec.type.kind;
   const name = old.metadata.name;
@@ -93,6 +93,17 @@ export function deleteObject(ctx: ResourceRequest, deps: WriteDeps, key: string,
   }
 
   const finalizers = propagationFinalizers(meta.finalizers ?? [], options, rules);
+  const shorter = shortenedGrace(meta, options);
+  if (group === '' && resource === 'pods' && shorter !== undefined) {
+    // A shorter grace period moves the deletion earlier; 0 (a kubelet's last DELETE) removes the pod.
+    nextMeta.deletionTimestamp = timestamp(Date.parse(meta.deletionTimestamp) + (shorter - meta.deletionGracePeriodSeconds) * 1000);
+    nextMeta.deletionGracePeriodSeconds = shorter;
+    setFinalizers(nextMeta, finalizers);
+    if (shorter > 0 || finalizers.length > 0) return { gone: false, value: store(next) };
+    if (options.dryRun) return { gone: true, value: unstored(ctx, next) };
+    const marked = commitObject(ctx, deps, key, finalObject(ctx, next));
+    return { gone: true, value: commitDeletion(ctx, deps, key, { ...marked.object }) };
+  }
   if (meta.deletionTimestamp) {
     if (sameList(finalizers, meta.finalizers ?? [])) return { gone: false, value: current.value };
     setFinalizers(nextMeta, finalizers);
@@ -123,6 +134,14 @@ export function deleteObject(ctx: ResourceRequest, deps: WriteDeps, key: string,
   setFinalizers(nextMeta, finalizers);
   if (typeof nextMeta.generation === 'number' && nextMeta.generation > 0) nextMeta.generation += 1;
   return { gone: false, value: store(next) };
+}
+
+/** The grace period of a delete that shortens a pending graceful deletion (rest.BeforeDelete: only a shorter one is taken), else undefined. */
+function shortenedGrace(meta: Obj, options: DeleteOptions): number | undefined {
+  const pending = meta.deletionGracePeriodSeconds;
+  const grace = options.gracePeriodSeconds;
+  if (!meta.deletionTimestamp || typeof pending !== 'number' || pending <= 0 || grace === undefined || grace >= pending) return undefined;
+  return Math.max(grace, 0);
 }
 
 /** The finalizers after a delete's propagation policy: Foreground and Orphan add theirs and drop the other's. */

@@ -15,6 +15,7 @@ export { objectOf, WrittenObject } from './written-object';
 export { handleScale, hasScale } from './scale';
 export { hasStatusSubresource } from './resource-rules';
 export { handleCustomScale } from './custom-resource-scale';
+export { podSubresourceHandler } from './pod-subresources';
 
 export const WRITE_VERBS = ['create', 'update', 'patch', 'delete', 'deletecollection'] as const;
 

@@ -18,6 +18,7 @@ import { prepareCreate, prepareUpdate, type Actor, type WriteTarget } from './pr
 import { checkObject, readBody } from './request-body';
 import { commitObject, currentObject, currentReadOnly, currentRevision, keyOf, respondObject, unstored } from './stored-write';
 import { finishUpdate } from './update';
+import { updatesThroughSubresource } from './resource-rules';
 import { timestamp, type WriteDeps } from './write-deps';
 import { actor, admitNamespace, servedKinds, writeTarget } from './write-request';
 import { isPlainObject } from '../../wire/json-object';
@@ -26,7 +27,7 @@ type Obj = Record<string, any>;
 
 export async function handlePatch(ctx: ResourceRequest, deps: WriteDeps): Promise<void> {
   const target = writeTarget(ctx);
-  if (ctx.info.subresource && !(ctx.info.subresource === 'status' && target.rules.hasStatus)) throw resourceNotFound();
+  if (ctx.info.subresource && !updatesThroughSubresource(ctx.info.subresource, ctx.resource.info.group, ctx.resource.info.resource, target.rules.hasStatus)) throw resourceNotFound();
   const contentType = ctx.req.headers['content-type'];
   const patcher = patcherFor(deps.patchers, contentType);
   const body = await readBody(ctx.req);

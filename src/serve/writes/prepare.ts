@@ -5,6 +5,7 @@
  */
 import { validateBuiltinSpec, validateBuiltinSpecUpdate } from '../../k8s/builtin-validation';
 import { validateConfigData, validateConfigUpdate } from '../../k8s/config-validation';
+import { validatePodEphemeralContainersUpdate } from '../../k8s/pod-ephemeral-validation';
 import { sameJsonContent } from '../../wire/json-object';
 import type { FieldError } from '../../k8s/field-errors';
 import type { ManagedFieldsEntry, ManagedScope } from '../../k8s/managed-fields';
@@ -98,7 +99,7 @@ function applyCreateDefaults(obj: Obj, resource: string, rules: ResourceRules): 
 export interface UpdateMode {
   /** PUT: a different uid is a failed precondition (409); PATCH: an immutable field (422). */
   verb: 'update' | 'patch';
-  /** '' or 'status'. */
+  /** '', 'status' or (Pods) 'ephemeralcontainers'. */
   subresource: string;
   /** The patched object's managedFields were set by an apply and are kept. */
   appliedFields?: boolean;
@@ -129,6 +130,14 @@ export function prepareUpdate(old: Obj, next: Obj, target: WriteTarget, actor: A
     result = structuredClone(old);
     if (next.status === undefined) delete result.status;
     else result.status = next.status;
+  } else if (mode.subresource === 'ephemeralcontainers') {
+    // dropNonEphemeralContainerUpdates: only spec.ephemeralContainers is taken from the request.
+    result = structuredClone(old);
+    result.spec = { ...(result.spec ?? {}) };
+    const ephemeral = next.spec?.ephemeralContainers;
+    if (Array.isArray(ephemeral) && ephemeral.length > 0) result.spec.ephemeralContainers = ephemeral;
+    else delete result.spec.ephemeralContainers;
+    applyDefaults(resource.codec.type.kind, result, old);
   } else {
     result = next;
     result.kind = old.kind;
@@ -155,6 +164,7 @@ export function prepareUpdate(old: Obj, next: Obj, target: WriteTarget, actor: A
     ...validateConfigUpdate(kind, result, old),
     ...validateConfigData(kind, result),
     ...(rules.builtin && mode.subresource === '' ? validateBuiltinSpecUpdate(kind, result, old) : []),
+    ...(mode.subresource === 'ephemeralcontainers' ? validatePodEphemeralContainersUpdate(result, old) : []),
     ...(resource.custom ? prepareCustomResource(resource.custom, result, false) : []),
   ];
   if (errs.length > 0) throw invalid(target, name, errs);

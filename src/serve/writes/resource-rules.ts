@@ -65,3 +65,9 @@ export function resourceRules(group: string, resource: string, builtin: boolean)
 export function hasStatusSubresource(group: string, resource: string, builtin: boolean): boolean {
   return !builtin || STATUS_SUBRESOURCE.has(`${group}/${resource}`);
 }
+
+/** Whether a write may name `subresource` and be handled as an update of the object (status; a Pod's ephemeralcontainers). */
+export function updatesThroughSubresource(subresource: string, group: string, resource: string, hasStatus: boolean): boolean {
+  if (subresource === 'status') return hasStatus;
+  return subresource === 'ephemeralcontainers' && group === '' && resource === 'pods';
+}

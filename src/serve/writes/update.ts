@@ -11,6 +11,7 @@ import { prepareUpdate, type UpdateMode } from './prepare';
 import { checkBodyType, decodeObject, readBody } from './request-body';
 import { commitDeletion, commitObject, currentReadOnly, currentRevision, finalObject, keyOf, respondObject, sameObject, unstored } from './stored-write';
 import { validateDecodedFields } from './field-validation';
+import { updatesThroughSubresource } from './resource-rules';
 import { goJson } from '../../wire/json-spans';
 import { WrittenObject } from './written-object';
 import type { WriteDeps } from './write-deps';
@@ -20,7 +21,7 @@ type Obj = Record<string, any>;
 
 export async function handleUpdate(ctx: ResourceRequest, deps: WriteDeps): Promise<void> {
   const target = writeTarget(ctx);
-  if (ctx.info.subresource && !(ctx.info.subresource === 'status' && target.rules.hasStatus)) throw resourceNotFound();
+  if (ctx.info.subresource && !updatesThroughSubresource(ctx.info.subresource, ctx.resource.info.group, ctx.resource.info.resource, target.rules.hasStatus)) throw resourceNotFound();
   const contentType = checkBodyType(ctx.req.headers['content-type'], ctx.resource);
   const body = await readBody(ctx.req);
   const options = parseWriteOptions('update', ctx.info.query);
