@@ -77,7 +77,7 @@ function generatedSelector(spec: Obj, name: string, uid: string): FieldError[] {
   const labels = objOf(templateLabels(objOf(spec.template)));
   for (const [key, expected] of [['controller-uid', uid], ['job-name', name]] as const) {
     const path = `spec.template.metadata.labels[${key}]`;
-    if (!(key in labels)) errs.push(requiredField(path, expected));
+    if (!(key in labels)) errs.push(requiredField(path, `must be '${expected}'`));
     else if (labels[key] !== expected) errs.push(invalidField(path, { goSyntax: goStringMap(labels) }, `must be '${expected}'`));
   }
   // The batch.kubernetes.io/ labels are those of Jobs stored by newer apiservers (a recording's), whose selectors use them.

@@ -96,8 +96,11 @@ function validateTerminationMessagePolicy(policy: string, path: string): FieldEr
   return [invalidField(path, policy, detail)];
 }
 
-/** AccumulateUniqueHostPorts over `containers`: `TCP/<hostIP>/<port>` once. */
-function checkHostPortConflicts(containers: Obj[], path: string, indexOf: (i: number) => number = (i) => i): FieldError[] {
+/**
+ * AccumulateUniqueHostPorts over `containers`: `TCP/<hostIP>/<port>` once. Go checks init
+ * containers one at a time, each as a one-element list, so their errors always name index 0.
+ */
+function checkHostPortConflicts(containers: Obj[], path: string): FieldError[] {
   const errs: FieldError[] = [];
   const seen = new Set<string>();
   containers.forEach((c, ci) => {
@@ -105,7 +108,7 @@ function checkHostPortConflicts(containers: Obj[], path: string, indexOf: (i: nu
       const port = int(p.hostPort);
       if (port === 0) return;
       const key = `${str(p.protocol)}/${str(p.hostIP)}/${port}`;
-      if (seen.has(key)) errs.push(duplicateField(`${path}[${indexOf(ci)}].ports[${pi}].hostPort`, key));
+      if (seen.has(key)) errs.push(duplicateField(`${path}[${ci}].ports[${pi}].hostPort`, key));
       else seen.add(key);
     });
   });
@@ -150,7 +153,7 @@ export function validateContainers(containers: Obj[], isInit: boolean, volumes: 
     errs.push(...validateResourceRequirements(c.resources, `${idx}.resources`));
     errs.push(...validateSecurityContext(c.securityContext, `${idx}.securityContext`));
   });
-  if (isInit) containers.forEach((c, i) => errs.push(...checkHostPortConflicts([c], path, () => i)));
+  if (isInit) containers.forEach((c) => errs.push(...checkHostPortConflicts([c], path)));
   else errs.push(...checkHostPortConflicts(containers, path));
   return errs;
 }

@@ -80,6 +80,14 @@ describe('ValidatePodSpec: ports', () => {
       'spec.containers[1].ports[0].hostPort: Duplicate value: "TCP//8080"',
     ]);
   });
+
+  it('checks each init container\'s host ports on their own, at index 0 as Go names them', () => {
+    const twice = { ports: [{ containerPort: 80, hostPort: 8080 }, { containerPort: 81, hostPort: 8080 }] };
+    expect(texts({ containers: [c()], initContainers: [c({ name: 'i0' }), c({ name: 'i1', ...twice })] })).toEqual([
+      'spec.initContainers[0].ports[1].hostPort: Duplicate value: "TCP//8080"',
+    ]);
+    expect(texts({ containers: [c()], initContainers: [c({ name: 'i0', ports: [{ containerPort: 80, hostPort: 8080 }] }), c({ name: 'i1', ports: [{ containerPort: 80, hostPort: 8080 }] })] })).toEqual([]);
+  });
 });
 
 describe('ValidatePodSpec: env', () => {
@@ -113,7 +121,7 @@ describe('ValidatePodSpec: env', () => {
     expect(texts({ containers: [c({ envFrom: [{ prefix: '1x' }, { configMapRef: {} }] })] })).toEqual([
       expect.stringMatching(/^spec\.containers\[0\]\.envFrom\[0\]\.prefix: Invalid value: "1x": a valid environment variable name/),
       'spec.containers[0].envFrom: Invalid value: "": must specify one of: `configMapRef` or `secretRef`',
-      'spec.containers[0].envFrom[1].configMapRef.name: Required value',
+      'spec.containers[0].envFrom[1].configMapRef.name: Required value: name is required',
     ]);
   });
 });
@@ -225,6 +233,13 @@ describe('ValidatePodSpec: pod fields', () => {
       'spec.dnsPolicy: Unsupported value: "Google": supported values: "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"',
     ]);
     expect(texts({ containers: [c()], dnsPolicy: 'None' })).toEqual(['spec.dnsConfig: Required value: must provide `dnsConfig` when `dnsPolicy` is None']);
+  });
+
+  it('checks dnsConfig nameservers as IPs and option names (Go texts)', () => {
+    expect(texts({ containers: [c()], dnsConfig: { nameservers: ['10.0.0.10', 'dns.local'], options: [{ value: '2' }] } })).toEqual([
+      'spec.dnsConfig.nameservers[1]: Invalid value: "dns.local": must be valid IP address',
+      'spec.dnsConfig.options[0]: Required value: Option.Name must not be empty',
+    ]);
   });
 
   it('checks nodeSelector labels, names and ranges in Go order', () => {

@@ -11,6 +11,7 @@
  * volume sources.
  */
 import { forbiddenField, invalidField, notSupportedField, requiredField, type FieldError } from './field-errors';
+import { parseIp } from './ip-address';
 import { isDns1123Label, isDns1123Subdomain } from './names';
 import { isQualifiedName, validateAnnotations, validateLabels } from './object-meta-validation';
 import { validateContainers, validateContainersOnlyForPod, validateHostNetwork, validateInitContainers } from './pod-container-validation';
@@ -46,6 +47,9 @@ function validateDnsConfig(dnsConfig: unknown, dnsPolicy: string, path: string):
   if (nameservers.length > 3) {
     errs.push(invalidField(`${path}.nameservers`, { goSyntax: goStrings(nameservers) }, 'must not have more than 3 nameservers'));
   }
+  nameservers.forEach((ns, i) => {
+    if (!parseIp(str(ns))) errs.push(invalidField(`${path}.nameservers[${i}]`, str(ns), 'must be valid IP address'));
+  });
   const searches: unknown[] = Array.isArray(dnsConfig.searches) ? dnsConfig.searches : [];
   if (searches.length > 32) errs.push(invalidField(`${path}.searches`, { goSyntax: goStrings(searches) }, 'must not have more than 32 search paths'));
   if (searches.map(str).join(' ').length > 2048) {
@@ -56,7 +60,7 @@ function validateDnsConfig(dnsConfig: unknown, dnsPolicy: string, path: string):
     for (const msg of isDns1123Subdomain(search)) errs.push(invalidField(`${path}.searches[${i}]`, search, msg));
   });
   list(dnsConfig.options).forEach((o, i) => {
-    if (str(o.name).length === 0) errs.push(requiredField(`${path}.options[${i}]`, 'must not be empty'));
+    if (str(o.name).length === 0) errs.push(requiredField(`${path}.options[${i}]`, 'Option.Name must not be empty'));
   });
   return errs;
 }
