@@ -40,7 +40,7 @@ describe('ValidatePodSpec: containers', () => {
 
   it('checks imagePullPolicy and terminationMessagePolicy values', () => {
     expect(texts({ containers: [c({ imagePullPolicy: 'Sometimes', terminationMessagePolicy: 'Stdout' })] })).toEqual([
-      `spec.containers[0].terminationMessagePolicy: Invalid value: "Stdout": must be 'File' or 'FallbackToLogsOnError'`,
+      'spec.containers[0].terminationMessagePolicy: Unsupported value: "Stdout": supported values: "File", "FallbackToLogsOnError"',
       'spec.containers[0].imagePullPolicy: Unsupported value: "Sometimes": supported values: "Always", "IfNotPresent", "Never"',
     ]);
     // An empty value is defaulted first, as Go's SetDefaults_Container does.
@@ -55,7 +55,7 @@ describe('ValidatePodSpec: containers', () => {
 
   it('forbids lifecycle and probes on init containers', () => {
     expect(texts({ containers: [c()], initContainers: [c({ name: 'init', readinessProbe: { exec: { command: ['true'] } } })] })).toEqual([
-      'spec.initContainers[0].readinessProbe: Invalid value: core.Probe{…}: must not be set for init containers',
+      'spec.initContainers[0].readinessProbe: Forbidden: may not be set for init containers',
     ]);
   });
 });
@@ -215,14 +215,26 @@ describe('ValidatePodSpec: probes', () => {
     ]);
   });
 
-  it('lists a startup probe error twice, as v1.26 validates it twice', () => {
+  it('validates the startup probe once, and a regular container\'s probes after its common rules and its name', () => {
     expect(texts({ containers: [c({ startupProbe: { tcpSocket: { port: 0 } } })] })).toEqual([
       'spec.containers[0].startupProbe.tcpSocket.port: Invalid value: 0: must be between 1 and 65535, inclusive',
-      'spec.containers[0].startupProbe.tcpSocket.port: Invalid value: 0: must be between 1 and 65535, inclusive',
     ]);
-    expect(aggregateText(podErrors({ containers: [c({ startupProbe: { tcpSocket: { port: 0 } } })] }))).toBe(
-      'spec.containers[0].startupProbe.tcpSocket.port: Invalid value: 0: must be between 1 and 65535, inclusive',
-    );
+    const probed = c({ image: '', livenessProbe: { exec: {} }, ports: [{ containerPort: 0 }] });
+    expect(texts({ containers: [c(), probed] })).toEqual([
+      'spec.containers[1].image: Required value',
+      'spec.containers[1].ports[0].containerPort: Required value',
+      'spec.containers[1].name: Duplicate value: "app"',
+      'spec.containers[1].livenessProbe.exec.command: Required value',
+    ]);
+  });
+
+  it('does not validate an init container\'s probes: it forbids them, and names a duplicate init name once', () => {
+    const init = c({ name: 'init', livenessProbe: { exec: {} }, lifecycle: { preStop: {} } });
+    expect(texts({ containers: [c()], initContainers: [init, c({ name: 'init' })] })).toEqual([
+      'spec.initContainers[0].lifecycle: Forbidden: may not be set for init containers',
+      'spec.initContainers[0].livenessProbe: Forbidden: may not be set for init containers',
+      'spec.initContainers[1].name: Duplicate value: "init"',
+    ]);
   });
 });
 
@@ -235,10 +247,17 @@ describe('ValidatePodSpec: pod fields', () => {
     expect(texts({ containers: [c()], dnsPolicy: 'None' })).toEqual(['spec.dnsConfig: Required value: must provide `dnsConfig` when `dnsPolicy` is None']);
   });
 
+  it('checks dnsConfig before readinessGates, as ValidatePodSpec appends them', () => {
+    expect(podErrors({ containers: [c()], readinessGates: [{ conditionType: 'bad type' }], dnsConfig: { options: [{}] } }).map((e) => e.field)).toEqual([
+      'spec.dnsConfig.options[0]',
+      'spec.readinessGates[0].conditionType',
+    ]);
+  });
+
   it('checks dnsConfig nameservers as IPs and option names (Go texts)', () => {
     expect(texts({ containers: [c()], dnsConfig: { nameservers: ['10.0.0.10', 'dns.local'], options: [{ value: '2' }] } })).toEqual([
       'spec.dnsConfig.nameservers[1]: Invalid value: "dns.local": must be valid IP address',
-      'spec.dnsConfig.options[0]: Required value: Option.Name must not be empty',
+      'spec.dnsConfig.options[0]: Required value: must not be empty',
     ]);
   });
 

@@ -60,7 +60,7 @@ function validateDnsConfig(dnsConfig: unknown, dnsPolicy: string, path: string):
     for (const msg of isDns1123Subdomain(search)) errs.push(invalidField(`${path}.searches[${i}]`, search, msg));
   });
   list(dnsConfig.options).forEach((o, i) => {
-    if (str(o.name).length === 0) errs.push(requiredField(`${path}.options[${i}]`, 'Option.Name must not be empty'));
+    if (str(o.name).length === 0) errs.push(requiredField(`${path}.options[${i}]`, 'must not be empty'));
   });
   return errs;
 }
@@ -113,7 +113,7 @@ export function validatePodSpec(spec: Obj, path: string): FieldError[] {
   const initContainers = list(spec.initContainers);
   const { volumes, errors } = validateVolumes(list(spec.volumes), `${path}.volumes`);
   const errs: FieldError[] = [...errors];
-  errs.push(...validateContainers(containers, false, volumes, `${path}.containers`));
+  errs.push(...validateContainers(containers, volumes, `${path}.containers`));
   errs.push(...validateInitContainers(initContainers, containers, volumes, `${path}.initContainers`));
   errs.push(...validateEnum(str(spec.restartPolicy), RESTART_POLICIES, `${path}.restartPolicy`));
   errs.push(...validateEnum(str(spec.dnsPolicy), DNS_POLICIES, `${path}.dnsPolicy`));
@@ -121,11 +121,11 @@ export function validatePodSpec(spec: Obj, path: string): FieldError[] {
   // ValidatePodSecurityContext (always called: the internal PodSecurityContext holds hostNetwork).
   errs.push(...validateHostNetwork(spec.hostNetwork === true, containers, `${path}.containers`));
   errs.push(...validatePodSecurityContext(spec, `${path}.securityContext`));
+  errs.push(...validateDnsConfig(spec.dnsConfig, str(spec.dnsPolicy), `${path}.dnsConfig`));
   list(spec.readinessGates).forEach((g, i) => {
     const conditionType = str(g.conditionType);
     for (const msg of isQualifiedName(conditionType)) errs.push(invalidField(`${path}.readinessGates[${i}].conditionType`, conditionType, msg));
   });
-  errs.push(...validateDnsConfig(spec.dnsConfig, str(spec.dnsPolicy), `${path}.dnsConfig`));
   const serviceAccountName = str(spec.serviceAccountName);
   if (serviceAccountName.length > 0) errs.push(...validateSubdomainField(serviceAccountName, `${path}.serviceAccountName`));
   const nodeName = str(spec.nodeName);
