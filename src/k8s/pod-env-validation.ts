@@ -140,7 +140,7 @@ export function validateEnv(vars: Obj[], path: string): FieldError[] {
 /** validateConfigMapEnvSource / validateSecretEnvSource: the name required, checked as a generateName prefix (a trailing dash allowed). */
 function validatePrefixName(ref: Obj, path: string): FieldError[] {
   const name = str(ref.name);
-  if (name.length === 0) return [requiredField(`${path}.name`, 'name is required')];
+  if (name.length === 0) return [requiredField(`${path}.name`, '')];
   const masked = name.length > 1 && name.endsWith('-') ? `${name.slice(0, -1)}a` : name;
   return isDns1123Subdomain(masked).map((msg) => invalidField(`${path}.name`, name, msg));
 }

@@ -121,7 +121,7 @@ describe('ValidatePodSpec: env', () => {
     expect(texts({ containers: [c({ envFrom: [{ prefix: '1x' }, { configMapRef: {} }] })] })).toEqual([
       expect.stringMatching(/^spec\.containers\[0\]\.envFrom\[0\]\.prefix: Invalid value: "1x": a valid environment variable name/),
       'spec.containers[0].envFrom: Invalid value: "": must specify one of: `configMapRef` or `secretRef`',
-      'spec.containers[0].envFrom[1].configMapRef.name: Required value: name is required',
+      'spec.containers[0].envFrom[1].configMapRef.name: Required value',
     ]);
   });
 });
