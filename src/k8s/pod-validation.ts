@@ -176,7 +176,7 @@ function isDeletionCost(value: string): boolean {
 }
 
 /** ValidatePodSpecificAnnotations: a mirror Pod names its node; a deletion cost is an int32. */
-function validatePodSpecificAnnotations(annotations: unknown, spec: Obj, path: string): FieldError[] {
+export function validatePodSpecificAnnotations(annotations: unknown, spec: Obj, path: string): FieldError[] {
   if (!isPlainObject(annotations)) return [];
   const errs: FieldError[] = [];
   const mirror = annotations[MIRROR_POD_ANNOTATION];
