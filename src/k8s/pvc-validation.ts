@@ -109,9 +109,7 @@ function validateDataSource(ref: Obj, path: string): FieldError[] {
   const errs: FieldError[] = [];
   if (!ref.name) errs.push(requiredField(`${path}.name`, ''));
   if (!ref.kind) errs.push(requiredField(`${path}.kind`, ''));
-  if (!ref.apiGroup && ref.kind !== 'PersistentVolumeClaim') {
-    errs.push(invalidField(path, String(ref.kind ?? ''), "must be 'PersistentVolumeClaim' when referencing the default apiGroup"));
-  }
+  if (!ref.apiGroup && ref.kind !== 'PersistentVolumeClaim') errs.push(invalidField(path, String(ref.kind ?? ''), ''));
   return errs;
 }
 
