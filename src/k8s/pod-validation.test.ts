@@ -187,7 +187,11 @@ describe('ValidatePodSpec: resources', () => {
   it('refuses negative quantities and unknown resource names', () => {
     expect(texts({ containers: [c({ resources: { requests: { cpu: '-1', gpu: '1' } } })] })).toEqual([
       'spec.containers[0].resources.requests[cpu]: Invalid value: "-1": must be greater than or equal to 0',
+      'spec.containers[0].resources.requests[gpu]: Invalid value: "gpu": must be a standard resource type or fully qualified',
       'spec.containers[0].resources.requests[gpu]: Invalid value: "gpu": must be a standard resource for containers',
+    ]);
+    expect(texts({ containers: [c({ resources: { limits: { storage: '1Gi' } } })] })).toEqual([
+      'spec.containers[0].resources.limits[storage]: Invalid value: "storage": must be a standard resource for containers',
     ]);
   });
 
