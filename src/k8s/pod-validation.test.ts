@@ -192,6 +192,8 @@ describe('ValidatePodSpec: resources', () => {
     ]);
     expect(texts({ containers: [c({ resources: { limits: { storage: '1Gi' } } })] })).toEqual([
       'spec.containers[0].resources.limits[storage]: Invalid value: "storage": must be a standard resource for containers',
+      // requests default to the limits.
+      'spec.containers[0].resources.requests[storage]: Invalid value: "storage": must be a standard resource for containers',
     ]);
   });
 
