@@ -99,7 +99,7 @@ export function validatePersistentVolumeClaimUpdate(next: Obj, old: Obj): FieldE
     errs.push(forbiddenField('spec.resources.requests.storage', 'field can not be less than previous value'));
   }
   if ((next.spec?.volumeMode ?? null) !== (old.spec?.volumeMode ?? null)) {
-    errs.push(invalidField('volumeMode', next.spec?.volumeMode ?? { goSyntax: 'null' }, 'field is immutable'));
+    errs.push(invalidField('volumeMode', next.spec?.volumeMode ?? 'null', 'field is immutable'));
   }
   return errs;
 }
