@@ -177,6 +177,14 @@ describe('ValidatePodSpec: volumes and mounts', () => {
   });
 });
 
+describe('ValidatePodSpec: tolerations', () => {
+  it('an Exists toleration with a value shows the whole toleration as %#v prints it', () => {
+    expect(texts({ containers: [c()], tolerations: [{ key: 'k', operator: 'Exists', value: 'v', effect: 'NoSchedule' }] })).toEqual([
+      'spec.tolerations[0].operator: Invalid value: core.Toleration{Key:"k", Operator:"Exists", Value:"v", Effect:"NoSchedule", TolerationSeconds:(*int64)(nil)}: value must be empty when `operator` is \'Exists\'',
+    ]);
+  });
+});
+
 describe('ValidatePodSpec: resources', () => {
   it('requests may not exceed limits (message shows the canonical request, field the requests map)', () => {
     expect(texts({ containers: [c({ resources: { limits: { cpu: '500m', memory: '1Gi' }, requests: { cpu: '1000m', memory: '1024Mi' } } })] })).toEqual([

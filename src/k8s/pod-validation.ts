@@ -72,6 +72,13 @@ const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const LABEL_VALUE_MESSAGE =
   "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 
+/** `%#v` of a core.Toleration (a set tolerationSeconds is a pointer: Go prints its heap address, shown here as a fixed one). */
+function goToleration(t: Obj): { goSyntax: string } {
+  const seconds = t.tolerationSeconds === undefined || t.tolerationSeconds === null ? 'nil' : '0xc000010000';
+  const q = (v: unknown) => JSON.stringify(str(v));
+  return { goSyntax: `core.Toleration{Key:${q(t.key)}, Operator:${q(t.operator)}, Value:${q(t.value)}, Effect:${q(t.effect)}, TolerationSeconds:(*int64)(${seconds})}` };
+}
+
 /** ValidateTolerations. */
 export function validateTolerations(tolerations: Obj[], path: string): FieldError[] {
   const errs: FieldError[] = [];
@@ -92,8 +99,7 @@ export function validateTolerations(tolerations: Obj[], path: string): FieldErro
       const msgs = [...(value.length > 63 ? ['must be no more than 63 characters'] : []), ...(LABEL_VALUE.test(value) ? [] : [LABEL_VALUE_MESSAGE])];
       if (msgs.length > 0) errs.push(invalidField(`${idx}.operator`, value, msgs.join(';')));
     } else if (operator === 'Exists') {
-      // Go shows the whole toleration (%#v of core.Toleration); this port names its type only.
-      if (value.length > 0) errs.push(invalidField(`${idx}.operator`, { goSyntax: 'core.Toleration{…}' }, "value must be empty when `operator` is 'Exists'"));
+      if (value.length > 0) errs.push(invalidField(`${idx}.operator`, goToleration(t), "value must be empty when `operator` is 'Exists'"));
     } else {
       errs.push(notSupportedField(`${idx}.operator`, operator, ['Equal', 'Exists']));
     }
