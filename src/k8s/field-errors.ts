@@ -67,7 +67,8 @@ export function aggregateText(errors: readonly FieldError[]): string {
 }
 
 function formatValue(value: FieldValue): string {
-  if (value === undefined) return '<nil>';
+  // A nil bad value: ErrorBody substitutes the string "null" and prints it with %q.
+  if (value === undefined) return '"null"';
   if (typeof value === 'object') return value.goSyntax;
   if (typeof value === 'string') return JSON.stringify(value);
   return String(value);

@@ -109,6 +109,22 @@ describe('Job', () => {
     ]);
   });
 
+  it('an update whose template lost the generated labels is refused (ValidateHasLabel: Required "must be \'<value>\'")', () => {
+    const old = storedJob({ template: podTemplate() });
+    const next = structuredClone(old);
+    delete next.spec.template.metadata.labels['controller-uid'];
+    delete next.spec.template.metadata.labels['batch.kubernetes.io/controller-uid'];
+    const texts0 = texts(validateJobUpdate(next, old));
+    expect(texts0[0]).toBe(`spec.template.metadata.labels[controller-uid]: Required value: must be '${old.metadata.uid}'`);
+  });
+
+  it('a nil *int32 or selector in an immutable-field error is the quoted string "null", as v1.26 prints it', () => {
+    const old = storedJob({ completions: 2, parallelism: 1, template: podTemplate() });
+    const next = structuredClone(old);
+    delete next.spec.completions;
+    expect(texts(validateJobUpdate(next, old))).toContain('spec.completions: Invalid value: "null": field is immutable');
+  });
+
   it('an Indexed Job whose last pod hostname is not a DNS label is refused by name', () => {
     const errs = validateJob(job({ completionMode: 'Indexed', completions: 3, template: podTemplate() }, 'x'.repeat(62)));
     expect(texts(errs)).toEqual([`metadata.name: Invalid value: "${'x'.repeat(62)}": will not able to create pod with invalid DNS label: ${'x'.repeat(62)}-2`]);

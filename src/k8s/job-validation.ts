@@ -77,7 +77,7 @@ function generatedSelector(spec: Obj, name: string, uid: string): FieldError[] {
   const labels = objOf(templateLabels(objOf(spec.template)));
   for (const [key, expected] of [['controller-uid', uid], ['job-name', name]] as const) {
     const path = `spec.template.metadata.labels[${key}]`;
-    if (!(key in labels)) errs.push(requiredField(path, expected));
+    if (!(key in labels)) errs.push(requiredField(path, `must be '${expected}'`));
     else if (labels[key] !== expected) errs.push(invalidField(path, { goSyntax: goStringMap(labels) }, `must be '${expected}'`));
   }
   // The batch.kubernetes.io/ labels are those of Jobs stored by newer apiservers (a recording's), whose selectors use them.
@@ -125,15 +125,16 @@ export function validateJobUpdate(next: Obj, old: Obj): FieldError[] {
   if (!semanticEqual(spec.selector, oldSpec.selector)) errs.push(invalidField('spec.selector', goLabelSelector(spec.selector), IMMUTABLE));
   if (!semanticEqual(...comparableTemplates(spec, oldSpec, old))) errs.push(invalidField('spec.template', { goSyntax: 'core.PodTemplateSpec{…}' }, IMMUTABLE));
   if (!semanticEqual(spec.completionMode, oldSpec.completionMode)) {
-    errs.push(invalidField('spec.completionMode', spec.completionMode === undefined ? { goSyntax: 'null' } : String(spec.completionMode), IMMUTABLE));
+    errs.push(invalidField('spec.completionMode', spec.completionMode === undefined || spec.completionMode === null ? 'null' : String(spec.completionMode), IMMUTABLE));
   }
   if (!semanticEqual(spec.podFailurePolicy, oldSpec.podFailurePolicy)) {
-    errs.push(invalidField('spec.podFailurePolicy', { goSyntax: isPlainObject(spec.podFailurePolicy) ? 'batch.PodFailurePolicy{…}' : 'null' }, IMMUTABLE));
+    errs.push(invalidField('spec.podFailurePolicy', isPlainObject(spec.podFailurePolicy) ? { goSyntax: 'batch.PodFailurePolicy{…}' } : 'null', IMMUTABLE));
   }
   return errs;
 }
 
-const goNumber = (v: unknown) => (typeof v === 'number' ? v : { goSyntax: 'null' });
+/** A *int32 as field.Error prints it: the number, or a nil pointer as the string "null". */
+const goNumber = (v: unknown) => (typeof v === 'number' ? v : 'null');
 
 /**
  * The templates compared for immutability: a suspended Job that never started may change its

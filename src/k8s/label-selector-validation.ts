@@ -123,9 +123,9 @@ export function goStringList(v: unknown): string {
   return `[]string{${v.map((s) => goString(String(s))).join(', ')}}`;
 }
 
-/** `%#v` of a metav1.LabelSelector (what a field error shows for `spec.selector`); `null` for none. */
+/** `%#v` of a metav1.LabelSelector (what a field error shows for `spec.selector`); a nil one is the string "null", quoted as field.Error prints it. */
 export function goLabelSelector(selector: unknown): { goSyntax: string } {
-  if (!isPlainObject(selector)) return { goSyntax: 'null' };
+  if (!isPlainObject(selector)) return { goSyntax: '"null"' };
   const s = selector;
   const exprs = Array.isArray(s.matchExpressions)
     ? `[]v1.LabelSelectorRequirement{${s.matchExpressions

@@ -1,10 +1,11 @@
 /**
- * core/validation's validateContainers and validateInitContainers (v1.26): a container's name,
- * image, probes and lifecycle handlers, termination message policy, ports, env and envFrom,
- * volume mounts, pull policy and resources, in the order the Go code appends their errors; then
- * the host ports that collide. Pure.
+ * core/validation's validateContainers, validateInitContainers and validateContainerCommon
+ * (v1.26): a container's name, image, termination message policy, ports, env and envFrom, volume
+ * mounts, pull policy, resources and security context; a regular container's lifecycle handlers
+ * and probes; in the order the Go code appends their errors; then the host ports that collide.
+ * Pure.
  */
-import { duplicateField, invalidField, notFoundField, notSupportedField, requiredField, type FieldError } from './field-errors';
+import { duplicateField, forbiddenField, invalidField, notFoundField, notSupportedField, requiredField, type FieldError } from './field-errors';
 import { isDns1123Label } from './names';
 import { validateEnv, validateEnvFrom } from './pod-env-validation';
 import { isValidPortName, isValidPortNum, validateLifecycle, validateProbe } from './pod-probe-validation';
@@ -89,15 +90,16 @@ function validatePullPolicy(policy: string, path: string): FieldError[] {
   return [notSupportedField(path, policy, PULL_POLICIES)];
 }
 
+/** The termination message policy: Required when empty, NotSupported otherwise. */
 function validateTerminationMessagePolicy(policy: string, path: string): FieldError[] {
-  const detail = "must be 'File' or 'FallbackToLogsOnError'";
-  if (policy === 'File' || policy === 'FallbackToLogsOnError') return [];
-  if (policy === '') return [requiredField(path, detail)];
-  return [invalidField(path, policy, detail)];
+  const supported = ['File', 'FallbackToLogsOnError'];
+  if (supported.includes(policy)) return [];
+  if (policy === '') return [requiredField(path, '')];
+  return [notSupportedField(path, policy, supported)];
 }
 
 /** AccumulateUniqueHostPorts over `containers`: `TCP/<hostIP>/<port>` once. */
-function checkHostPortConflicts(containers: Obj[], path: string, indexOf: (i: number) => number = (i) => i): FieldError[] {
+function checkHostPortConflicts(containers: Obj[], path: string): FieldError[] {
   const errs: FieldError[] = [];
   const seen = new Set<string>();
   containers.forEach((c, ci) => {
@@ -105,94 +107,82 @@ function checkHostPortConflicts(containers: Obj[], path: string, indexOf: (i: nu
       const port = int(p.hostPort);
       if (port === 0) return;
       const key = `${str(p.protocol)}/${str(p.hostIP)}/${port}`;
-      if (seen.has(key)) errs.push(duplicateField(`${path}[${indexOf(ci)}].ports[${pi}].hostPort`, key));
+      if (seen.has(key)) errs.push(duplicateField(`${path}[${ci}].ports[${pi}].hostPort`, key));
       else seen.add(key);
     });
   });
   return errs;
 }
 
-/** validateContainers: `containers` at `path`; `volumes` are the pod's valid volumes by name. */
-export function validateContainers(containers: Obj[], isInit: boolean, volumes: ReadonlyMap<string, Obj>, path: string): FieldError[] {
+/** validateContainerCommon: what regular, init and ephemeral containers share (name, image, termination message policy, ports, env, mounts, pull policy, resources, security context). */
+export function validateContainerCommon(c: Obj, volumes: ReadonlyMap<string, Obj>, idx: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const name = str(c.name);
+  if (name.length === 0) errs.push(requiredField(`${idx}.name`, ''));
+  else for (const msg of isDns1123Label(name)) errs.push(invalidField(`${idx}.name`, name, msg));
+  if (str(c.image).length === 0) errs.push(requiredField(`${idx}.image`, ''));
+  errs.push(...validateTerminationMessagePolicy(str(c.terminationMessagePolicy), `${idx}.terminationMessagePolicy`));
+  errs.push(...validateContainerPorts(list(c.ports), `${idx}.ports`));
+  errs.push(...validateEnv(list(c.env), `${idx}.env`));
+  errs.push(...validateEnvFrom(list(c.envFrom), `${idx}.envFrom`));
+  errs.push(...validateVolumeMounts(list(c.volumeMounts), list(c.volumeDevices), volumes, c, `${idx}.volumeMounts`));
+  errs.push(...validatePullPolicy(str(c.imagePullPolicy), `${idx}.imagePullPolicy`));
+  errs.push(...validateResourceRequirements(c.resources, `${idx}.resources`));
+  errs.push(...validateSecurityContext(c.securityContext, `${idx}.securityContext`));
+  return errs;
+}
+
+/**
+ * validateContainers: `containers` at `path`; `volumes` are the pod's valid volumes by name. Per
+ * container the common rules, a unique name, then the lifecycle and the probes (which only
+ * regular containers may have); then host ports across all containers.
+ */
+export function validateContainers(containers: Obj[], volumes: ReadonlyMap<string, Obj>, path: string): FieldError[] {
   if (containers.length === 0) return [requiredField(path, '')];
   const errs: FieldError[] = [];
   const names = new Set<string>();
   containers.forEach((c, i) => {
     const idx = `${path}[${i}]`;
+    errs.push(...validateContainerCommon(c, volumes, idx));
     const name = str(c.name);
-    if (name.length === 0) errs.push(requiredField(`${idx}.name`, ''));
-    else for (const msg of isDns1123Label(name)) errs.push(invalidField(`${idx}.name`, name, msg));
     if (names.has(name)) errs.push(duplicateField(`${idx}.name`, name));
     else names.add(name);
-    if (str(c.image).length === 0) errs.push(requiredField(`${idx}.image`, ''));
     if (isPlainObject(c.lifecycle)) errs.push(...validateLifecycle(c.lifecycle, `${idx}.lifecycle`));
     errs.push(...validateProbe(c.livenessProbe, `${idx}.livenessProbe`));
-    const readiness = c.readinessProbe;
-    if (isPlainObject(readiness) && readiness.terminationGracePeriodSeconds !== undefined && readiness.terminationGracePeriodSeconds !== null) {
-      errs.push(invalidField(`${idx}.readinessProbe.terminationGracePeriodSeconds`, readiness.terminationGracePeriodSeconds, 'must not be set for readinessProbes'));
-    }
-    // v1.26 validates the startup probe twice (before and after the liveness-only rule): its errors are listed twice.
-    errs.push(...validateProbe(c.startupProbe, `${idx}.startupProbe`));
     if (isPlainObject(c.livenessProbe) && int(c.livenessProbe.successThreshold) !== 1) {
       errs.push(invalidField(`${idx}.livenessProbe.successThreshold`, int(c.livenessProbe.successThreshold), 'must be 1'));
+    }
+    const readiness = c.readinessProbe;
+    errs.push(...validateProbe(readiness, `${idx}.readinessProbe`));
+    if (isPlainObject(readiness) && readiness.terminationGracePeriodSeconds !== undefined && readiness.terminationGracePeriodSeconds !== null) {
+      errs.push(invalidField(`${idx}.readinessProbe.terminationGracePeriodSeconds`, readiness.terminationGracePeriodSeconds, 'must not be set for readinessProbes'));
     }
     errs.push(...validateProbe(c.startupProbe, `${idx}.startupProbe`));
     if (isPlainObject(c.startupProbe) && int(c.startupProbe.successThreshold) !== 1) {
       errs.push(invalidField(`${idx}.startupProbe.successThreshold`, int(c.startupProbe.successThreshold), 'must be 1'));
     }
-    errs.push(...validateTerminationMessagePolicy(str(c.terminationMessagePolicy), `${idx}.terminationMessagePolicy`));
-    errs.push(...validateProbe(readiness, `${idx}.readinessProbe`));
-    errs.push(...validateContainerPorts(list(c.ports), `${idx}.ports`));
-    errs.push(...validateEnv(list(c.env), `${idx}.env`));
-    errs.push(...validateEnvFrom(list(c.envFrom), `${idx}.envFrom`));
-    errs.push(...validateVolumeMounts(list(c.volumeMounts), list(c.volumeDevices), volumes, c, `${idx}.volumeMounts`));
-    errs.push(...validatePullPolicy(str(c.imagePullPolicy), `${idx}.imagePullPolicy`));
-    errs.push(...validateResourceRequirements(c.resources, `${idx}.resources`));
-    errs.push(...validateSecurityContext(c.securityContext, `${idx}.securityContext`));
   });
-  if (isInit) containers.forEach((c, i) => errs.push(...checkHostPortConflicts([c], path, () => i)));
-  else errs.push(...checkHostPortConflicts(containers, path));
+  errs.push(...checkHostPortConflicts(containers, path));
   return errs;
 }
 
 /**
- * validateContainerCommon's rules that this port does not inline in validateContainers (there the
- * probes and lifecycle come between): name, image, termination message policy, ports, env,
- * envFrom, volume mounts, pull policy, resources, security context, for one container at `path`.
- */
-export function validateContainerCommon(c: Obj, volumes: ReadonlyMap<string, Obj>, path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  const name = str(c.name);
-  if (name.length === 0) errs.push(requiredField(`${path}.name`, ''));
-  else for (const msg of isDns1123Label(name)) errs.push(invalidField(`${path}.name`, name, msg));
-  if (str(c.image).length === 0) errs.push(requiredField(`${path}.image`, ''));
-  errs.push(...validateTerminationMessagePolicy(str(c.terminationMessagePolicy), `${path}.terminationMessagePolicy`));
-  errs.push(...validateContainerPorts(list(c.ports), `${path}.ports`));
-  errs.push(...validateEnv(list(c.env), `${path}.env`));
-  errs.push(...validateEnvFrom(list(c.envFrom), `${path}.envFrom`));
-  errs.push(...validateVolumeMounts(list(c.volumeMounts), list(c.volumeDevices), volumes, c, `${path}.volumeMounts`));
-  errs.push(...validatePullPolicy(str(c.imagePullPolicy), `${path}.imagePullPolicy`));
-  errs.push(...validateResourceRequirements(c.resources, `${path}.resources`));
-  errs.push(...validateSecurityContext(c.securityContext, `${path}.securityContext`));
-  return errs;
-}
-
-/**
- * validateInitContainers: the container rules, then names unique across both lists, and what an
- * init container may not have. The refused field's value is shown as `%#v` prints a struct
- * pointer's target, which this port renders only by its type name (`core.Probe{…}`).
+ * validateInitContainers: per init container the common rules, a name unique across both lists,
+ * its own host ports (Go checks each as a one-element list, so the error names index 0), and no
+ * lifecycle or probes.
  */
 export function validateInitContainers(initContainers: Obj[], containers: Obj[], volumes: ReadonlyMap<string, Obj>, path: string): FieldError[] {
-  const errs: FieldError[] = initContainers.length > 0 ? validateContainers(initContainers, true, volumes, path) : [];
+  const errs: FieldError[] = [];
   const names = new Set(containers.map((c) => str(c.name)));
   initContainers.forEach((c, i) => {
     const idx = `${path}[${i}]`;
+    errs.push(...validateContainerCommon(c, volumes, idx));
     const name = str(c.name);
     if (names.has(name)) errs.push(duplicateField(`${idx}.name`, name));
-    if (name.length > 0) names.add(name);
-    const refused: Array<[string, string]> = [['lifecycle', 'core.Lifecycle'], ['livenessProbe', 'core.Probe'], ['readinessProbe', 'core.Probe'], ['startupProbe', 'core.Probe']];
-    for (const [field, type] of refused) {
-      if (isPlainObject(c[field])) errs.push(invalidField(`${idx}.${field}`, { goSyntax: `${type}{…}` }, 'must not be set for init containers'));
+    else if (name.length > 0) names.add(name);
+    errs.push(...checkHostPortConflicts([c], path));
+    for (const field of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe']) {
+      if (isPlainObject(c[field])) errs.push(forbiddenField(`${idx}.${field}`, 'may not be set for init containers'));
     }
   });
   return errs;

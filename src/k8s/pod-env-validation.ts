@@ -137,7 +137,7 @@ export function validateEnv(vars: Obj[], path: string): FieldError[] {
   return errs;
 }
 
-/** A ConfigMap or Secret name as a generateName prefix (a trailing dash allowed). */
+/** validateConfigMapEnvSource / validateSecretEnvSource: the name required, checked as a generateName prefix (a trailing dash allowed). */
 function validatePrefixName(ref: Obj, path: string): FieldError[] {
   const name = str(ref.name);
   if (name.length === 0) return [requiredField(`${path}.name`, '')];

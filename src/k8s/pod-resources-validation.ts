@@ -15,10 +15,22 @@ const isNativeResource = (name: string) => !name.includes('/') || name.includes(
 /** helper.IsOvercommitAllowed: native resources other than hugepages. */
 const overcommitAllowed = (name: string) => isNativeResource(name) && !isHugePages(name);
 
-/** validateContainerResourceName: a qualified name; a standard one when unprefixed; an extended one otherwise. */
+/** helper.IsStandardResourceName: the quota and compute names, and hugepages. */
+const STANDARD_RESOURCES = new Set([
+  'cpu', 'memory', 'ephemeral-storage', 'requests.cpu', 'requests.memory', 'requests.ephemeral-storage', 'limits.cpu', 'limits.memory',
+  'limits.ephemeral-storage', 'pods', 'resourcequotas', 'services', 'replicationcontrollers', 'secrets', 'configmaps', 'persistentvolumeclaims',
+  'storage', 'requests.storage', 'services.nodeports', 'services.loadbalancers',
+]);
+const isStandardResourceName = (name: string) => STANDARD_RESOURCES.has(name) || name.startsWith('hugepages-') || name.startsWith('requests.hugepages-');
+
+/**
+ * validateContainerResourceName: validateResourceName (a qualified name, else a standard one when
+ * unprefixed), then a standard container resource when unprefixed, an extended one otherwise.
+ */
 function validateResourceName(name: string, field: string): FieldError[] {
   if (STANDARD_CONTAINER_RESOURCES.has(name)) return []; // qualified names, and standard
   const errs = isQualifiedName(name).map((msg) => invalidField(field, name, msg));
+  if (errs.length === 0 && !name.includes('/') && !isStandardResourceName(name)) errs.push(invalidField(field, name, 'must be a standard resource type or fully qualified'));
   if (!name.includes('/')) {
     if (!STANDARD_CONTAINER_RESOURCES.has(name) && !isHugePages(name)) errs.push(invalidField(field, name, 'must be a standard resource for containers'));
   } else if (!isNativeResource(name) && (name.startsWith('requests.') || isQualifiedName(`requests.${name}`).length > 0)) {

@@ -27,6 +27,21 @@ describe('ValidatePodUpdate', () => {
     expect(texts(updated((s) => (s.containers[0].image = '')))).toEqual(['spec.containers[0].image: Required value', 'spec.containers[0].image: Required value']);
   });
 
+  it('forbids adding the mirror pod annotation, and checks the Pod annotations a second time (ValidatePodSpecificAnnotationUpdates)', () => {
+    const next = pod(base);
+    next.metadata.annotations = { 'kubernetes.io/config.mirror': 'x', 'controller.kubernetes.io/pod-deletion-cost': 'ten' };
+    expect(texts(next)).toEqual([
+      'metadata.annotations[kubernetes.io/config.mirror]: Invalid value: "x": must set spec.nodeName if mirror pod annotation is set',
+      'metadata.annotations[controller.kubernetes.io/pod-deletion-cost]: Invalid value: "ten": must be a 32bit integer',
+      'metadata.annotations[kubernetes.io/config.mirror]: Forbidden: may not add mirror pod annotation',
+      'metadata.annotations[kubernetes.io/config.mirror]: Invalid value: "x": must set spec.nodeName if mirror pod annotation is set',
+      'metadata.annotations[controller.kubernetes.io/pod-deletion-cost]: Invalid value: "ten": must be a 32bit integer',
+    ]);
+    const old = pod(base);
+    old.metadata.annotations = { 'container.apparmor.security.beta.kubernetes.io/app': 'runtime/default' };
+    expect(texts(pod(base), old)).toEqual(['metadata.annotations[container.apparmor.security.beta.kubernetes.io/app]: Forbidden: may not remove or update AppArmor annotations']);
+  });
+
   it('forbids adding or removing containers, and stops there', () => {
     expect(texts(updated((s) => s.containers.push({ name: 'b', image: 'busybox', imagePullPolicy: 'Always', terminationMessagePolicy: 'File' })))).toEqual([
       'spec.containers: Forbidden: pod updates may not add or remove containers',

@@ -1,12 +1,12 @@
 /**
  * core/validation's ValidatePodUpdate (v1.26), after the metadata rules the caller runs: the new
- * Pod's spec rules, then what an update may change — container images, activeDeadlineSeconds
+ * Pod's spec rules, the annotations a Pod may not add or change (mirror pod, AppArmor), then what an update may change — container images, activeDeadlineSeconds
  * (set, or lowered), tolerations (only added to), terminationGracePeriodSeconds (to 1 from a
  * negative value) — and a Forbidden on `spec` when anything else changed. Pure.
  */
 import { forbiddenField, invalidField, requiredField, type FieldError } from './field-errors';
 import { formatQuantity, parseQuantity } from './quantity';
-import { validatePodMetadataAndSpec, validateTolerations } from './pod-validation';
+import { validatePodMetadataAndSpec, validatePodSpecificAnnotations, validateTolerations } from './pod-validation';
 import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
@@ -82,11 +82,40 @@ function validateOnlyAddedTolerations(next: Obj[], old: Obj[], path: string): Fi
   return validateTolerations(next, path);
 }
 
+const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
+const APPARMOR_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
+const annotationsOf = (pod: Obj): Obj => (isPlainObject(pod.metadata) && isPlainObject(pod.metadata.annotations) ? pod.metadata.annotations : {});
+
+/**
+ * ValidatePodSpecificAnnotationUpdates: the mirror-pod and AppArmor annotations may not be added,
+ * changed or removed; then the Pod-specific annotation rules once more.
+ */
+function validatePodSpecificAnnotationUpdates(next: Obj, old: Obj, spec: Obj): FieldError[] {
+  const errs: FieldError[] = [];
+  const path = 'metadata.annotations';
+  const newAnnotations = annotationsOf(next);
+  const oldAnnotations = annotationsOf(old);
+  const has = (m: Obj, k: string) => Object.prototype.hasOwnProperty.call(m, k);
+  for (const [k, v] of Object.entries(oldAnnotations)) {
+    if (has(newAnnotations, k) && newAnnotations[k] === v) continue;
+    if (k.startsWith(APPARMOR_PREFIX)) errs.push(forbiddenField(`${path}[${k}]`, 'may not remove or update AppArmor annotations'));
+    if (k === MIRROR_POD_ANNOTATION) errs.push(forbiddenField(`${path}[${k}]`, 'may not remove or update mirror pod annotation'));
+  }
+  for (const k of Object.keys(newAnnotations)) {
+    if (has(oldAnnotations, k)) continue;
+    if (k.startsWith(APPARMOR_PREFIX)) errs.push(forbiddenField(`${path}[${k}]`, 'may not add AppArmor annotations'));
+    if (k === MIRROR_POD_ANNOTATION) errs.push(forbiddenField(`${path}[${k}]`, 'may not add mirror pod annotation'));
+  }
+  errs.push(...validatePodSpecificAnnotations(newAnnotations, spec, path));
+  return errs;
+}
+
 /** ValidatePodUpdate without the metadata rules. */
 export function validatePodUpdate(next: Obj, old: Obj): FieldError[] {
   const spec: Obj = isPlainObject(next.spec) ? next.spec : {};
   const oldSpec: Obj = isPlainObject(old.spec) ? old.spec : {};
   const errs = validatePodMetadataAndSpec(next);
+  errs.push(...validatePodSpecificAnnotationUpdates(next, old, spec));
   for (const field of ['containers', 'initContainers']) {
     const { errs: containerErrs, stop } = validateContainerUpdates(list(spec[field]), list(oldSpec[field]), `spec.${field}`);
     errs.push(...containerErrs);

@@ -1,4 +1,4 @@
-import { fieldErrorText, aggregateText, toCause, type FieldError } from './field-errors';
+import { fieldErrorText, toCause, type FieldError } from './field-errors';
 import { applyDefaults } from './object-defaults';
 import { validatePod, validatePodTemplateSpec } from './pod-validation';
 
@@ -40,7 +40,7 @@ describe('ValidatePodSpec: containers', () => {
 
   it('checks imagePullPolicy and terminationMessagePolicy values', () => {
     expect(texts({ containers: [c({ imagePullPolicy: 'Sometimes', terminationMessagePolicy: 'Stdout' })] })).toEqual([
-      `spec.containers[0].terminationMessagePolicy: Invalid value: "Stdout": must be 'File' or 'FallbackToLogsOnError'`,
+      'spec.containers[0].terminationMessagePolicy: Unsupported value: "Stdout": supported values: "File", "FallbackToLogsOnError"',
       'spec.containers[0].imagePullPolicy: Unsupported value: "Sometimes": supported values: "Always", "IfNotPresent", "Never"',
     ]);
     // An empty value is defaulted first, as Go's SetDefaults_Container does.
@@ -55,7 +55,7 @@ describe('ValidatePodSpec: containers', () => {
 
   it('forbids lifecycle and probes on init containers', () => {
     expect(texts({ containers: [c()], initContainers: [c({ name: 'init', readinessProbe: { exec: { command: ['true'] } } })] })).toEqual([
-      'spec.initContainers[0].readinessProbe: Invalid value: core.Probe{…}: must not be set for init containers',
+      'spec.initContainers[0].readinessProbe: Forbidden: may not be set for init containers',
     ]);
   });
 });
@@ -79,6 +79,14 @@ describe('ValidatePodSpec: ports', () => {
     expect(texts({ containers: [c({ ports: [{ containerPort: 80, hostPort: 8080 }] }), c({ name: 'b', ports: [{ containerPort: 81, hostPort: 8080 }] })] })).toEqual([
       'spec.containers[1].ports[0].hostPort: Duplicate value: "TCP//8080"',
     ]);
+  });
+
+  it('checks each init container\'s host ports on their own, at index 0 as Go names them', () => {
+    const twice = { ports: [{ containerPort: 80, hostPort: 8080 }, { containerPort: 81, hostPort: 8080 }] };
+    expect(texts({ containers: [c()], initContainers: [c({ name: 'i0' }), c({ name: 'i1', ...twice })] })).toEqual([
+      'spec.initContainers[0].ports[1].hostPort: Duplicate value: "TCP//8080"',
+    ]);
+    expect(texts({ containers: [c()], initContainers: [c({ name: 'i0', ports: [{ containerPort: 80, hostPort: 8080 }] }), c({ name: 'i1', ports: [{ containerPort: 80, hostPort: 8080 }] })] })).toEqual([]);
   });
 });
 
@@ -169,6 +177,14 @@ describe('ValidatePodSpec: volumes and mounts', () => {
   });
 });
 
+describe('ValidatePodSpec: tolerations', () => {
+  it('an Exists toleration with a value shows the whole toleration as %#v prints it', () => {
+    expect(texts({ containers: [c()], tolerations: [{ key: 'k', operator: 'Exists', value: 'v', effect: 'NoSchedule' }] })).toEqual([
+      'spec.tolerations[0].operator: Invalid value: core.Toleration{Key:"k", Operator:"Exists", Value:"v", Effect:"NoSchedule", TolerationSeconds:(*int64)(nil)}: value must be empty when `operator` is \'Exists\'',
+    ]);
+  });
+});
+
 describe('ValidatePodSpec: resources', () => {
   it('requests may not exceed limits (message shows the canonical request, field the requests map)', () => {
     expect(texts({ containers: [c({ resources: { limits: { cpu: '500m', memory: '1Gi' }, requests: { cpu: '1000m', memory: '1024Mi' } } })] })).toEqual([
@@ -179,7 +195,13 @@ describe('ValidatePodSpec: resources', () => {
   it('refuses negative quantities and unknown resource names', () => {
     expect(texts({ containers: [c({ resources: { requests: { cpu: '-1', gpu: '1' } } })] })).toEqual([
       'spec.containers[0].resources.requests[cpu]: Invalid value: "-1": must be greater than or equal to 0',
+      'spec.containers[0].resources.requests[gpu]: Invalid value: "gpu": must be a standard resource type or fully qualified',
       'spec.containers[0].resources.requests[gpu]: Invalid value: "gpu": must be a standard resource for containers',
+    ]);
+    expect(texts({ containers: [c({ resources: { limits: { storage: '1Gi' } } })] })).toEqual([
+      'spec.containers[0].resources.limits[storage]: Invalid value: "storage": must be a standard resource for containers',
+      // requests default to the limits.
+      'spec.containers[0].resources.requests[storage]: Invalid value: "storage": must be a standard resource for containers',
     ]);
   });
 
@@ -207,14 +229,26 @@ describe('ValidatePodSpec: probes', () => {
     ]);
   });
 
-  it('lists a startup probe error twice, as v1.26 validates it twice', () => {
+  it('validates the startup probe once, and a regular container\'s probes after its common rules and its name', () => {
     expect(texts({ containers: [c({ startupProbe: { tcpSocket: { port: 0 } } })] })).toEqual([
       'spec.containers[0].startupProbe.tcpSocket.port: Invalid value: 0: must be between 1 and 65535, inclusive',
-      'spec.containers[0].startupProbe.tcpSocket.port: Invalid value: 0: must be between 1 and 65535, inclusive',
     ]);
-    expect(aggregateText(podErrors({ containers: [c({ startupProbe: { tcpSocket: { port: 0 } } })] }))).toBe(
-      'spec.containers[0].startupProbe.tcpSocket.port: Invalid value: 0: must be between 1 and 65535, inclusive',
-    );
+    const probed = c({ image: '', livenessProbe: { exec: {} }, ports: [{ containerPort: 0 }] });
+    expect(texts({ containers: [c(), probed] })).toEqual([
+      'spec.containers[1].image: Required value',
+      'spec.containers[1].ports[0].containerPort: Required value',
+      'spec.containers[1].name: Duplicate value: "app"',
+      'spec.containers[1].livenessProbe.exec.command: Required value',
+    ]);
+  });
+
+  it('does not validate an init container\'s probes: it forbids them, and names a duplicate init name once', () => {
+    const init = c({ name: 'init', livenessProbe: { exec: {} }, lifecycle: { preStop: {} } });
+    expect(texts({ containers: [c()], initContainers: [init, c({ name: 'init' })] })).toEqual([
+      'spec.initContainers[0].lifecycle: Forbidden: may not be set for init containers',
+      'spec.initContainers[0].livenessProbe: Forbidden: may not be set for init containers',
+      'spec.initContainers[1].name: Duplicate value: "init"',
+    ]);
   });
 });
 
@@ -225,6 +259,20 @@ describe('ValidatePodSpec: pod fields', () => {
       'spec.dnsPolicy: Unsupported value: "Google": supported values: "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"',
     ]);
     expect(texts({ containers: [c()], dnsPolicy: 'None' })).toEqual(['spec.dnsConfig: Required value: must provide `dnsConfig` when `dnsPolicy` is None']);
+  });
+
+  it('checks dnsConfig before readinessGates, as ValidatePodSpec appends them', () => {
+    expect(podErrors({ containers: [c()], readinessGates: [{ conditionType: 'bad type' }], dnsConfig: { options: [{}] } }).map((e) => e.field)).toEqual([
+      'spec.dnsConfig.options[0]',
+      'spec.readinessGates[0].conditionType',
+    ]);
+  });
+
+  it('checks dnsConfig nameservers as IPs and option names (Go texts)', () => {
+    expect(texts({ containers: [c()], dnsConfig: { nameservers: ['10.0.0.10', 'dns.local'], options: [{ value: '2' }] } })).toEqual([
+      'spec.dnsConfig.nameservers[1]: Invalid value: "dns.local": must be valid IP address',
+      'spec.dnsConfig.options[0]: Required value: must not be empty',
+    ]);
   });
 
   it('checks nodeSelector labels, names and ranges in Go order', () => {

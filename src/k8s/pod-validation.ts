@@ -11,6 +11,7 @@
  * volume sources.
  */
 import { forbiddenField, invalidField, notSupportedField, requiredField, type FieldError } from './field-errors';
+import { parseIp } from './ip-address';
 import { isDns1123Label, isDns1123Subdomain } from './names';
 import { isQualifiedName, validateAnnotations, validateLabels } from './object-meta-validation';
 import { validateContainers, validateContainersOnlyForPod, validateHostNetwork, validateInitContainers } from './pod-container-validation';
@@ -46,6 +47,9 @@ function validateDnsConfig(dnsConfig: unknown, dnsPolicy: string, path: string):
   if (nameservers.length > 3) {
     errs.push(invalidField(`${path}.nameservers`, { goSyntax: goStrings(nameservers) }, 'must not have more than 3 nameservers'));
   }
+  nameservers.forEach((ns, i) => {
+    if (!parseIp(str(ns))) errs.push(invalidField(`${path}.nameservers[${i}]`, str(ns), 'must be valid IP address'));
+  });
   const searches: unknown[] = Array.isArray(dnsConfig.searches) ? dnsConfig.searches : [];
   if (searches.length > 32) errs.push(invalidField(`${path}.searches`, { goSyntax: goStrings(searches) }, 'must not have more than 32 search paths'));
   if (searches.map(str).join(' ').length > 2048) {
@@ -68,6 +72,13 @@ const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const LABEL_VALUE_MESSAGE =
   "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 
+/** `%#v` of a core.Toleration (a set tolerationSeconds is a pointer: Go prints its heap address, shown here as a fixed one). */
+function goToleration(t: Obj): { goSyntax: string } {
+  const seconds = t.tolerationSeconds === undefined || t.tolerationSeconds === null ? 'nil' : '0xc000010000';
+  const q = (v: unknown) => JSON.stringify(str(v));
+  return { goSyntax: `core.Toleration{Key:${q(t.key)}, Operator:${q(t.operator)}, Value:${q(t.value)}, Effect:${q(t.effect)}, TolerationSeconds:(*int64)(${seconds})}` };
+}
+
 /** ValidateTolerations. */
 export function validateTolerations(tolerations: Obj[], path: string): FieldError[] {
   const errs: FieldError[] = [];
@@ -88,8 +99,7 @@ export function validateTolerations(tolerations: Obj[], path: string): FieldErro
       const msgs = [...(value.length > 63 ? ['must be no more than 63 characters'] : []), ...(LABEL_VALUE.test(value) ? [] : [LABEL_VALUE_MESSAGE])];
       if (msgs.length > 0) errs.push(invalidField(`${idx}.operator`, value, msgs.join(';')));
     } else if (operator === 'Exists') {
-      // Go shows the whole toleration (%#v of core.Toleration); this port names its type only.
-      if (value.length > 0) errs.push(invalidField(`${idx}.operator`, { goSyntax: 'core.Toleration{…}' }, "value must be empty when `operator` is 'Exists'"));
+      if (value.length > 0) errs.push(invalidField(`${idx}.operator`, goToleration(t), "value must be empty when `operator` is 'Exists'"));
     } else {
       errs.push(notSupportedField(`${idx}.operator`, operator, ['Equal', 'Exists']));
     }
@@ -109,7 +119,7 @@ export function validatePodSpec(spec: Obj, path: string): FieldError[] {
   const initContainers = list(spec.initContainers);
   const { volumes, errors } = validateVolumes(list(spec.volumes), `${path}.volumes`);
   const errs: FieldError[] = [...errors];
-  errs.push(...validateContainers(containers, false, volumes, `${path}.containers`));
+  errs.push(...validateContainers(containers, volumes, `${path}.containers`));
   errs.push(...validateInitContainers(initContainers, containers, volumes, `${path}.initContainers`));
   errs.push(...validateEnum(str(spec.restartPolicy), RESTART_POLICIES, `${path}.restartPolicy`));
   errs.push(...validateEnum(str(spec.dnsPolicy), DNS_POLICIES, `${path}.dnsPolicy`));
@@ -117,11 +127,11 @@ export function validatePodSpec(spec: Obj, path: string): FieldError[] {
   // ValidatePodSecurityContext (always called: the internal PodSecurityContext holds hostNetwork).
   errs.push(...validateHostNetwork(spec.hostNetwork === true, containers, `${path}.containers`));
   errs.push(...validatePodSecurityContext(spec, `${path}.securityContext`));
+  errs.push(...validateDnsConfig(spec.dnsConfig, str(spec.dnsPolicy), `${path}.dnsConfig`));
   list(spec.readinessGates).forEach((g, i) => {
     const conditionType = str(g.conditionType);
     for (const msg of isQualifiedName(conditionType)) errs.push(invalidField(`${path}.readinessGates[${i}].conditionType`, conditionType, msg));
   });
-  errs.push(...validateDnsConfig(spec.dnsConfig, str(spec.dnsPolicy), `${path}.dnsConfig`));
   const serviceAccountName = str(spec.serviceAccountName);
   if (serviceAccountName.length > 0) errs.push(...validateSubdomainField(serviceAccountName, `${path}.serviceAccountName`));
   const nodeName = str(spec.nodeName);
@@ -172,7 +182,7 @@ function isDeletionCost(value: string): boolean {
 }
 
 /** ValidatePodSpecificAnnotations: a mirror Pod names its node; a deletion cost is an int32. */
-function validatePodSpecificAnnotations(annotations: unknown, spec: Obj, path: string): FieldError[] {
+export function validatePodSpecificAnnotations(annotations: unknown, spec: Obj, path: string): FieldError[] {
   if (!isPlainObject(annotations)) return [];
   const errs: FieldError[] = [];
   const mirror = annotations[MIRROR_POD_ANNOTATION];

@@ -81,6 +81,23 @@ describe('validatePersistentVolumeClaimUpdate', () => {
 
   it('the create rules come first', () => {
     const errs = validatePersistentVolumeClaimUpdate(pvc({ resources: { requests: { storage: '1Gi' } } }), old);
-    expect(errs.map((e) => e.field)).toEqual(['spec.accessModes', 'spec']);
+    expect(errs.map((e) => e.field)).toEqual(['spec.accessModes', 'spec.accessModes', 'spec']);
+  });
+
+  it('a claim without a storage class may be given one (RetroactiveDefaultStorageClass), not another one', () => {
+    expect(validatePersistentVolumeClaimUpdate(pvc({ ...valid(), storageClassName: 'standard' }), old)).toEqual([]);
+    const classed = pvc({ ...valid(), storageClassName: 'standard' });
+    expect(validatePersistentVolumeClaimUpdate(pvc({ ...valid(), storageClassName: 'fast' }), classed).map((e) => [e.type, e.field])).toEqual([['Forbidden', 'spec']]);
+    const annotated = pvc(valid(), { metadata: { name: 'data', namespace: 'default', annotations: { 'volume.beta.kubernetes.io/storage-class': 'gold' } } });
+    const next = pvc({ ...valid(), storageClassName: 'fast' }, { metadata: annotated.metadata });
+    expect(validatePersistentVolumeClaimUpdate(next, annotated).map((e) => [e.type, e.field])).toEqual([['Forbidden', 'spec']]);
+  });
+});
+
+describe('the claim selector', () => {
+  it('is a label selector', () => {
+    expect(texts(validatePersistentVolumeClaim(pvc({ ...valid(), selector: { matchExpressions: [{ key: 'tier', operator: 'In' }] } })))).toEqual([
+      "spec.selector.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
+    ]);
   });
 });

@@ -1,10 +1,12 @@
 /**
  * core/validation's ValidatePersistentVolumeClaimSpec / ValidatePersistentVolumeClaimUpdate as a
- * v1.26 apiserver runs them (ReadWriteOncePod and RecoverVolumeExpansionFailure are off): access
- * modes, the storage request, class name, volume mode, data sources; on update the spec is fixed
- * except the volumeName a binder sets once and the storage request of a bound claim. Pure.
+ * v1.26 apiserver runs them (ReadWriteOncePod and RecoverVolumeExpansionFailure are off,
+ * RetroactiveDefaultStorageClass on): access modes, the selector, the storage request, class name,
+ * volume mode, data sources; on update the spec is fixed except the volumeName a binder sets once,
+ * a class given to a claim that had none, and the storage request of a bound claim. Pure.
  */
 import { forbiddenField, invalidField, notSupportedField, requiredField, type FieldError } from './field-errors';
+import { validateLabelSelector } from './label-selector-validation';
 import { isDns1123Subdomain } from './names';
 import { pvcSpecDiff } from './pvc-spec-diff';
 import { compareQuantities, formatQuantity, parseQuantity, type Quantity } from './quantity';
@@ -26,6 +28,7 @@ export function validatePersistentVolumeClaimSpec(spec: Obj, path: string): Fiel
   const errs: FieldError[] = [];
   const modes: unknown[] = Array.isArray(spec.accessModes) ? spec.accessModes : [];
   if (modes.length === 0) errs.push(requiredField(`${path}.accessModes`, 'at least 1 access mode is required'));
+  errs.push(...validateLabelSelector(spec.selector, `${path}.selector`));
   let readWriteOncePod = false;
   let others = false;
   for (const mode of modes) {
@@ -61,9 +64,13 @@ export function validatePersistentVolumeClaim(pvc: Obj): FieldError[] {
   return validatePersistentVolumeClaimSpec(isPlainObject(pvc.spec) ? pvc.spec : {}, 'spec');
 }
 
-/** ValidatePersistentVolumeClaimUpdate (after the metadata rules): the new claim's rules, then what may not change. */
+/**
+ * The strategy's ValidateUpdate (after the metadata rules): ValidatePersistentVolumeClaim, then
+ * ValidatePersistentVolumeClaimUpdate, which runs the claim's rules again before what may not change.
+ */
 export function validatePersistentVolumeClaimUpdate(next: Obj, old: Obj): FieldError[] {
-  const errs = validatePersistentVolumeClaim(next);
+  const claim = validatePersistentVolumeClaim(next);
+  const errs = [...claim, ...claim];
   const newSpec: Obj = structuredClone(isPlainObject(next.spec) ? next.spec : {});
   const oldSpec: Obj = structuredClone(isPlainObject(old.spec) ? old.spec : {});
   if (!oldSpec.volumeName) {
@@ -74,8 +81,11 @@ export function validatePersistentVolumeClaimUpdate(next: Obj, old: Obj): FieldE
   const newAnnotation = next.metadata?.annotations?.[BETA_STORAGE_CLASS];
   if (storageClassUpgrade(old.metadata?.annotations ?? {}, next.metadata?.annotations ?? {}, oldSpec.storageClassName, newSpec.storageClassName)) {
     delete newSpec.storageClassName;
-  } else if ((oldAnnotation ?? '') !== (newAnnotation ?? '')) {
-    errs.push(invalidField(`metadata.annotations.${BETA_STORAGE_CLASS}`, newAnnotation ?? '', 'field is immutable'));
+  } else {
+    if ((oldAnnotation ?? '') !== (newAnnotation ?? '')) {
+      errs.push(invalidField(`metadata.annotations.${BETA_STORAGE_CLASS}`, newAnnotation ?? '', 'field is immutable'));
+    }
+    if (storageClassFromNil(old.metadata?.annotations ?? {}, oldSpec.storageClassName, newSpec.storageClassName)) delete newSpec.storageClassName;
   }
   if (next.status?.phase === 'Bound' && isPlainObject(newSpec.resources?.requests)) {
     if (old.spec?.resources?.requests?.storage === undefined) delete newSpec.resources.requests.storage;
@@ -89,7 +99,7 @@ export function validatePersistentVolumeClaimUpdate(next: Obj, old: Obj): FieldE
     errs.push(forbiddenField('spec.resources.requests.storage', 'field can not be less than previous value'));
   }
   if ((next.spec?.volumeMode ?? null) !== (old.spec?.volumeMode ?? null)) {
-    errs.push(invalidField('volumeMode', next.spec?.volumeMode ?? { goSyntax: 'null' }, 'field is immutable'));
+    errs.push(invalidField('volumeMode', next.spec?.volumeMode ?? 'null', 'field is immutable'));
   }
   return errs;
 }
@@ -113,6 +123,15 @@ function storageClassUpgrade(oldAnnotations: Obj, newAnnotations: Obj, oldName: 
   const newExists = Object.prototype.hasOwnProperty.call(newAnnotations, BETA_STORAGE_CLASS);
   const oldClass = oldAnnotations[BETA_STORAGE_CLASS];
   return oldExists && (oldName === undefined || oldName === null) && typeof newName === 'string' && newName === oldClass && (!newExists || newAnnotations[BETA_STORAGE_CLASS] === oldClass);
+}
+
+/**
+ * validateStorageClassUpgradeFromNil (RetroactiveDefaultStorageClass, beta and on in v1.26): a claim
+ * without a class may be given one, unless its beta annotation names another.
+ */
+function storageClassFromNil(oldAnnotations: Obj, oldName: unknown, newName: unknown): boolean {
+  const annotated = Object.prototype.hasOwnProperty.call(oldAnnotations, BETA_STORAGE_CLASS);
+  return typeof newName === 'string' && (oldName === undefined || oldName === null) && (!annotated || newName === oldAnnotations[BETA_STORAGE_CLASS]);
 }
 
 /** A quantity as the decoder left it (text that does not parse, or none, counts as zero). */

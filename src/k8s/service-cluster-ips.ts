@@ -25,9 +25,9 @@ export function goStrings(v: unknown, type = 'string'): { goSyntax: string } {
   return type === 'string' ? goStringSlice(values) : { goSyntax: `[]${type}{${values.map((x) => JSON.stringify(x)).join(', ')}}` };
 }
 
-/** A *string field as field.Error prints it: dereferenced, or `null`. */
+/** A *string field as field.Error prints it: dereferenced, or a nil pointer as the string "null" (quoted, as v1.26's ErrorBody prints it). */
 export function goStringPointer(v: unknown): FieldValue {
-  return typeof v === 'string' ? v : { goSyntax: 'null' };
+  return typeof v === 'string' ? v : 'null';
 }
 
 export function isHeadless(spec: Obj): boolean {

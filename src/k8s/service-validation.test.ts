@@ -235,5 +235,10 @@ describe('validateServiceUpdate (ValidateServiceUpdate)', () => {
       o.spec.loadBalancerClass = 'example.com/b';
     });
     expect(texts(validateServiceUpdate(next, lb))).toEqual(['spec.loadBalancerClass: Invalid value: "example.com/b": may not change once set']);
+    const cleared = updated(lb, (o) => {
+      delete o.spec.loadBalancerClass;
+    });
+    // A nil *string is the quoted string "null" in v1.26's field.Error.
+    expect(texts(validateServiceUpdate(cleared, lb))).toEqual(['spec.loadBalancerClass: Invalid value: "null": may not change once set']);
   });
 });

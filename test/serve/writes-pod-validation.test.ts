@@ -57,6 +57,27 @@ describe('serve writes: Pod spec validation', () => {
     expect((await get(`${api.url}/api/v1/namespaces/default/pods/bad`)).status).toBe(404);
   });
 
+  it('a Deployment whose second container repeats a name and has a bad probe: the duplicate comes after the common rules, the probe once', async () => {
+    const template = {
+      metadata: { labels: { app: 'web' } },
+      spec: {
+        containers: [
+          { name: 'web', image: 'nginx' },
+          { name: 'web', image: 'nginx', terminationMessagePolicy: 'Stdout', startupProbe: { tcpSocket: { port: 0 } } },
+        ],
+        initContainers: [{ name: 'init', image: 'busybox', readinessProbe: { exec: { command: ['true'] } } }],
+      },
+    };
+    const r = await send('POST', '/apis/apps/v1/namespaces/default/deployments', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'dup' }, spec: { selector: { matchLabels: { app: 'web' } }, template } });
+    expect(r.status).toBe(422);
+    expect(r.json.details.causes).toEqual([
+      { reason: 'FieldValueNotSupported', message: 'Unsupported value: "Stdout": supported values: "File", "FallbackToLogsOnError"', field: 'spec.template.spec.containers[1].terminationMessagePolicy' },
+      { reason: 'FieldValueDuplicate', message: 'Duplicate value: "web"', field: 'spec.template.spec.containers[1].name' },
+      { reason: 'FieldValueInvalid', message: 'Invalid value: 0: must be between 1 and 65535, inclusive', field: 'spec.template.spec.containers[1].startupProbe.tcpSocket.port' },
+      { reason: 'FieldValueForbidden', message: 'Forbidden: may not be set for init containers', field: 'spec.template.spec.initContainers[0].readinessProbe' },
+    ]);
+  });
+
   it('requests above limits and a duplicate volume', async () => {
     const r = await createPod('res', {
       containers: [{ name: 'app', image: 'nginx', resources: { limits: { cpu: '500m' }, requests: { cpu: '2' } } }],

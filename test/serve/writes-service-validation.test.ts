@@ -126,6 +126,27 @@ describe('serve writes: Service, Secret and PersistentVolumeClaim validation', (
     expect(grow.json.details.causes).toEqual([{ reason: 'FieldValueForbidden', message: expect.stringMatching(/^Forbidden: spec is immutable after creation except resources.requests for bound claims\n {2}core.PersistentVolumeClaimSpec\{/), field: 'spec' }]);
   });
 
+  it('a PVC without a storage class may be given one (RetroactiveDefaultStorageClass), not changed to another', async () => {
+    const ok = await create('persistentvolumeclaims', { metadata: { name: 'unclassed' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } });
+    expect(ok.status).toBe(201);
+    const path = '/api/v1/namespaces/default/persistentvolumeclaims/unclassed';
+    const set = await send('PATCH', path, { spec: { storageClassName: 'standard' } }, 'application/merge-patch+json');
+    expect(set.status).toBe(200);
+    expect(set.json.spec.storageClassName).toBe('standard');
+    const change = await send('PATCH', path, { spec: { storageClassName: 'fast' } }, 'application/merge-patch+json');
+    expect(change.status).toBe(422);
+    expect(change.json.details.causes.map((c: Obj) => c.field)).toEqual(['spec']);
+  });
+
+  it('an update of an invalid PVC lists the claim rules twice, as the strategy runs them twice', async () => {
+    await create('persistentvolumeclaims', { metadata: { name: 'twice' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } });
+    const r = await send('PATCH', '/api/v1/namespaces/default/persistentvolumeclaims/twice', { spec: { selector: { matchExpressions: [{ key: 'tier', operator: 'In' }] } } }, 'application/merge-patch+json');
+    expect(r.status).toBe(422);
+    const cause = { reason: 'FieldValueRequired', message: "Required value: must be specified when `operator` is 'In' or 'NotIn'", field: 'spec.selector.matchExpressions[0].values' };
+    expect(r.json.details.causes.slice(0, 2)).toEqual([cause, cause]);
+    expect(r.json.message.startsWith("PersistentVolumeClaim \"twice\" is invalid: [spec.selector.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn', spec: Forbidden: spec is immutable")).toBe(true);
+  });
+
   it('kubectl create -f of an invalid Service prints the apiserver\'s message', async () => {
     const file = join(dir, 'svc.yaml');
     writeFileSync(file, 'apiVersion: v1\nkind: Service\nmetadata:\n  name: bad\nspec:\n  type: ClusterIP\n  ports:\n  - port: 80\n    nodePort: 30080\n  - name: b\n    port: 70000\n');
