@@ -46,12 +46,12 @@ export async function readReview(req: IncomingMessage, type: ReviewKind): Promis
   return { obj: value, protobuf: false };
 }
 
-/** `201` with the answer (`kind` and `apiVersion` first, then the object's fields as given). */
+/** `201` with the answer: `kind` and `apiVersion` first, then the object's fields in Go struct order. */
 export function writeReview(req: IncomingMessage, res: ServerResponse, type: ReviewKind, posted: PostedReview, answer: Obj): void {
   const apiVersion = type.group ? `${type.group}/${type.version}` : type.version;
-  const obj = { kind: type.kind, apiVersion, ...answer };
+  const message = builtinProtobuf().schema.kindMessage(type.group, type.version, type.kind)!;
+  const obj = { kind: type.kind, apiVersion, ...builtinProtobuf().structOrder().order(answer, message) };
   if (posted.protobuf) {
-    const message = builtinProtobuf().schema.kindMessage(type.group, type.version, type.kind)!;
     writeRawBody(res, 201, builtinProtobuf().encode(message, obj), PROTOBUF_BODY_TYPE);
     return;
   }

@@ -40,15 +40,6 @@ export async function answerSubjectAccessReview(req: IncomingMessage, res: Serve
   const errors = local ? validateLocalSubjectAccessReview(checked) : validateSubjectAccessReview(checked);
   if (errors.length > 0) throw invalidObject('', GROUP, '', errors);
   const spec = isPlainObject(review.spec) ? review.spec : {};
-  writeReview(req, res, type, posted, { metadata: orderedMeta(metadata), spec, status: { allowed: true } });
+  writeReview(req, res, type, posted, { metadata, spec, status: { allowed: true } });
 }
 
-/** name, generateName, namespace, then creationTimestamp and the rest (Go's ObjectMeta order for what a review carries). */
-function orderedMeta(meta: Obj): Obj {
-  const { name, generateName, namespace, ...rest } = meta;
-  const out: Obj = {};
-  if (name) out.name = name;
-  if (generateName) out.generateName = generateName;
-  if (namespace) out.namespace = namespace;
-  return { ...out, ...rest };
-}
