@@ -1,10 +1,11 @@
 /**
  * The request and answer bodies of serve's create-only virtual resources (TokenRequest,
- * TokenReview, SubjectAccessReview, LocalSubjectAccessReview): the posted object as JSON (a JSON
- * or YAML-free JSON body, or a protobuf one decoded with the shipped descriptors) and the answer
+ * TokenReview, SubjectAccessReview, LocalSubjectAccessReview): the posted object as JSON (from a JSON or
+ * YAML body, or a protobuf one decoded with the shipped descriptors) and the answer
  * written in the encoding the client posted, `201 Created` as the apiserver answers a create.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import YAML from 'yaml';
 import { badRequest } from '../k8s/status';
 import { decodeEnvelope } from '../wire/protobuf';
 import { isPlainObject } from '../wire/json-object';
@@ -38,7 +39,8 @@ export async function readReview(req: IncomingMessage, type: ReviewKind): Promis
   }
   let value: unknown;
   try {
-    value = JSON.parse(body.toString('utf8'));
+    const text = body.toString('utf8');
+    value = mediaType(req.headers['content-type']) === 'application/yaml' ? YAML.parse(text) : JSON.parse(text);
   } catch (err) {
     throw unrecognized((err as Error).message);
   }

@@ -129,6 +129,23 @@ describe('serve: authentication and authorization APIs', () => {
     expect((await review(bound.json.status.token)).json.status).toEqual({ user: {}, error: 'service account token has been invalidated' });
   });
 
+  it('a token bound to a Secret holds while the Secret does; a YAML body is read too', async () => {
+    expect((await k('create', 'secret', 'generic', 'creds', '--from-literal=a=b')).code).toBe(0);
+    const res = await request(api.url, '/api/v1/namespaces/default/serviceaccounts/robot/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/yaml' },
+      body: 'apiVersion: authentication.k8s.io/v1\nkind: TokenRequest\nspec:\n  expirationSeconds: 1200\n  boundObjectRef:\n    kind: Secret\n    apiVersion: v1\n    name: creds\n',
+    });
+    expect(res.status).toBe(201);
+    const answer = JSON.parse(res.body.toString());
+    expect(answer.spec).toEqual({ audiences: [AUDIENCE], expirationSeconds: 1200, boundObjectRef: { kind: 'Secret', apiVersion: 'v1', name: 'creds' } });
+    const token = answer.status.token as string;
+    expect(claims(token)['kubernetes.io'].secret).toEqual({ name: 'creds', uid: await uidOf('secret/creds') });
+    expect((await review(token)).json.status.authenticated).toBe(true);
+    expect((await k('delete', 'secret', 'creds')).code).toBe(0);
+    expect((await review(token)).json.status).toEqual({ user: {}, error: 'service account token has been invalidated' });
+  });
+
   it('a garbage token and a deleted account’s token are not authenticated', async () => {
     expect((await k('create', 'serviceaccount', 'temp')).code).toBe(0);
     const token = (await k('create', 'token', 'temp')).stdout.trim();
