@@ -15,7 +15,7 @@ export function invalidObject(kind: string, group: string, name: string, errors:
   const details: StatusDetails = {};
   if (name) details.name = name;
   if (group) details.group = group;
-  details.kind = kind;
+  if (kind) details.kind = kind;
   details.causes = errors.map(toCause);
   return error(422, 'Invalid', `${qualified} "${name}" is invalid: ${aggregateText(errors)}`, details);
 }

@@ -21,6 +21,10 @@ import { sendStatusBody } from './response-body';
 import { serveChange } from './serve-change';
 import { handleCustomScale, handleScale, handleWrite, hasScale, hasStatusSubresource, podSubresourceHandler, type WriteDeps } from './writes';
 import { answerAccessReview, isAccessReview } from './access-review';
+import { answerSubjectAccessReview, isSubjectAccessReview } from './subject-access-review';
+import { answerTokenRequest, isTokenRequest } from './token-request';
+import { answerTokenReview, isTokenReview } from './token-review';
+import { TokenSigner } from './token-signer';
 
 export interface DispatchDeps {
   store: Store<StoredObject>;
@@ -39,15 +43,17 @@ export interface DispatchDeps {
 const OBJECT_SUBRESOURCES = new Set(['', 'status', 'finalize']);
 
 export function createDispatcher(deps: DispatchDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  // The key service account tokens are signed with, made on the first TokenRequest.
+  const signer = new TokenSigner();
   return (req, res) => {
     if (refuseRequestTarget(req, res)) return;
     if (answerHealth(req, res)) return;
     if (deps.admin.handle(req, res)) return;
-    dispatch(deps, req, res).catch((err: unknown) => fail(deps, req, res, err));
+    dispatch(deps, signer, req, res).catch((err: unknown) => fail(deps, req, res, err));
   };
 }
 
-async function dispatch(deps: DispatchDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function dispatch(deps: DispatchDeps, signer: TokenSigner, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
   const info = requestInfo(method, req.url ?? '/');
   if (deps.hooks.onRequest && (await deps.hooks.onRequest({ req, res, info }))) return;
@@ -56,6 +62,9 @@ async function dispatch(deps: DispatchDeps, req: IncomingMessage, res: ServerRes
     throw resourceNotFound();
   }
   if (isAccessReview(info)) return answerAccessReview(req, res, info);
+  if (isSubjectAccessReview(info)) return answerSubjectAccessReview(req, res, info);
+  if (isTokenReview(info)) return answerTokenReview(req, res, deps.writes, signer);
+  if (isTokenRequest(info)) return answerTokenRequest(req, res, info, deps.writes, signer);
   const resource = deps.resources.find(info.apiGroup, info.apiVersion, info.resource);
   if (!resource) {
     // Outside the built-in and recorded APIs the apiextensions handler answers: a resource no CRD serves gets the plain NotFound page.
