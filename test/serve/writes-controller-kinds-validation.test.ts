@@ -11,9 +11,9 @@ import { CoordinationV1Api, CoreV1Api, EventsV1Api, KubeConfig, RbacAuthorizatio
 import { serve, type ServeServer } from '../../src/serve';
 import { get } from '../support/http-client';
 import { kubectl } from '../support/kube-clients';
+import { invalidStatus, type Cause } from './invalid-status';
 
 type Obj = Record<string, any>;
-type Cause = [reason: string, message: string, field: string];
 
 describe('serve writes: RBAC, Lease, Event, PodDisruptionBudget and HorizontalPodAutoscaler validation', () => {
   let api: ServeServer;
@@ -31,19 +31,7 @@ describe('serve writes: RBAC, Lease, Event, PodDisruptionBudget and HorizontalPo
     const r = await get(`${api.url}${path}`, { method, headers: { 'Content-Type': contentType, Accept: 'application/json' }, body: JSON.stringify(body) });
     return { status: r.status, json: JSON.parse(r.body.toString('utf8')) as Obj };
   };
-  const invalid = (kind: string, group: string, name: string, causes: Cause[]) => {
-    const text = causes.map(([, message, field]) => `${field}: ${message}`);
-    return {
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      message: `${kind}.${group} "${name}" is invalid: ${text.length === 1 ? text[0] : `[${text.join(', ')}]`}`,
-      reason: 'Invalid',
-      details: { name, group, kind, causes: causes.map(([reason, message, field]) => ({ reason, message, field })) },
-      code: 422,
-    };
-  };
+  const invalid = (kind: string, group: string, name: string, causes: Cause[]) => invalidStatus(kind, group, name, causes);
   const kc = (args: string[]) => kubectl(api.kubeconfigPath, join(dir, 'cache'), args);
 
   const RBAC = '/apis/rbac.authorization.k8s.io/v1';

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { serve, type ServeServer } from '../../src/serve';
 import { get } from '../support/http-client';
 import { kubectl } from '../support/kube-clients';
+import { invalidStatus, type Cause } from './invalid-status';
 
 type Obj = Record<string, any>;
 
@@ -31,19 +32,7 @@ describe('serve writes: Ingress, IngressClass and NetworkPolicy validation', () 
     return { status: r.status, json: JSON.parse(r.body.toString('utf8')) as Obj };
   };
   const create = (resource: string, body: Obj) => send('POST', `${NETWORKING}/namespaces/default/${resource}`, body);
-  const invalid = (kind: string, name: string, causes: Array<[reason: string, message: string, field: string]>) => {
-    const text = causes.map(([, message, field]) => `${field}: ${message}`);
-    return {
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      message: `${kind}.networking.k8s.io "${name}" is invalid: ${text.length === 1 ? text[0] : `[${text.join(', ')}]`}`,
-      reason: 'Invalid',
-      details: { name, group: 'networking.k8s.io', kind, causes: causes.map(([reason, message, field]) => ({ reason, message, field })) },
-      code: 422,
-    };
-  };
+  const invalid = (kind: string, name: string, causes: Cause[]) => invalidStatus(kind, 'networking.k8s.io', name, causes);
   const backend = { service: { name: 'web', port: { number: 80 } } };
 
   it('an Ingress without rules or a default backend is 422 Invalid at spec', async () => {

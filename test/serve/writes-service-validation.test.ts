@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { serve, type ServeServer } from '../../src/serve';
 import { get } from '../support/http-client';
 import { kubectl } from '../support/kube-clients';
+import { invalidStatus, type Cause } from './invalid-status';
 
 type Obj = Record<string, any>;
 
@@ -29,19 +30,7 @@ describe('serve writes: Service, Secret and PersistentVolumeClaim validation', (
     return { status: r.status, json: JSON.parse(r.body.toString('utf8')) as Obj };
   };
   const create = (resource: string, body: Obj) => send('POST', `/api/v1/namespaces/default/${resource}`, body);
-  const invalid = (kind: string, name: string, causes: Array<[reason: string, message: string, field: string]>) => {
-    const text = causes.map(([, message, field]) => `${field}: ${message}`);
-    return {
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      message: `${kind} "${name}" is invalid: ${text.length === 1 ? text[0] : `[${text.join(', ')}]`}`,
-      reason: 'Invalid',
-      details: { name, kind, causes: causes.map(([reason, message, field]) => ({ reason, message, field })) },
-      code: 422,
-    };
-  };
+  const invalid = (kind: string, name: string, causes: Cause[]) => invalidStatus(kind, '', name, causes);
 
   it('a Service without ports is 422 Invalid: spec.ports Required', async () => {
     const r = await create('services', { metadata: { name: 'noports' }, spec: { selector: { app: 'a' } } });
