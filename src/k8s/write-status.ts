@@ -74,6 +74,11 @@ export const storageError = (message: string) => error(500, undefined, message);
 /** 405 for POST to an item URL. */
 export const methodNotAllowedHere = () => error(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
 
+/** The 201 Status body of a create that stores nothing of its own (a Binding, an Eviction). */
+export function createdSuccess(): Record<string, unknown> {
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
+}
+
 /** The 200 Status body of a delete that removed the object at once (it has no `code`). */
 export function deleteSuccess(resource: string, group: string, name: string, uid: string): Record<string, unknown> {
   const details: StatusDetails = group ? { name, group, kind: resource, uid } : { name, kind: resource, uid };

@@ -11,6 +11,7 @@ import { decodeEnvelope } from '../wire/protobuf';
 import { isPlainObject } from '../wire/json-object';
 import { builtinProtobuf } from './builtin-protobuf';
 import { writeBody, writeRawBody } from './response-body';
+import { checkBodyFieldTypes } from './writes/field-types';
 import { mediaType, readBody, PROTOBUF_BODY_TYPE } from './writes/request-body';
 
 type Obj = Record<string, any>;
@@ -45,6 +46,7 @@ export async function readReview(req: IncomingMessage, type: ReviewKind): Promis
     throw unrecognized((err as Error).message);
   }
   if (!isPlainObject(value)) throw unrecognized();
+  checkBodyFieldTypes(type.group ? `${type.group}/${type.version}` : type.version, type.kind, value);
   return { obj: value, protobuf: false };
 }
 

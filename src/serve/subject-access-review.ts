@@ -14,6 +14,7 @@ import { validateLocalSubjectAccessReview, validateSubjectAccessReview } from '.
 import { invalidObject } from '../k8s/write-status';
 import { isPlainObject } from '../wire/json-object';
 import { readReview, writeReview, type ReviewKind } from './review-body';
+import { NAMESPACE_MISMATCH } from './writes/create';
 
 type Obj = Record<string, any>;
 
@@ -33,8 +34,11 @@ export async function answerSubjectAccessReview(req: IncomingMessage, res: Serve
   const review = posted.obj;
   const metadata: Obj = { creationTimestamp: null, ...(isPlainObject(review.metadata) ? review.metadata : {}) };
   if (local) {
-    if (metadata.namespace && metadata.namespace !== info.namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    if (metadata.namespace && metadata.namespace !== info.namespace) throw badRequest(NAMESPACE_MISMATCH);
     metadata.namespace = info.namespace;
+  } else {
+    // A cluster-scoped create clears the namespace the body names (EnsureObjectNamespaceMatchesRequestNamespace).
+    delete metadata.namespace;
   }
   const checked = { ...review, metadata };
   const errors = local ? validateLocalSubjectAccessReview(checked) : validateSubjectAccessReview(checked);

@@ -26,6 +26,7 @@ import { liveObject } from './live-object';
 import { readReview, writeReview, type ReviewKind } from './review-body';
 import type { TokenSigner } from './token-signer';
 import { timestamp, type WriteDeps } from './writes/write-deps';
+import { NAMESPACE_MISMATCH } from './writes/create';
 
 type Obj = Record<string, any>;
 
@@ -44,8 +45,9 @@ export async function answerTokenRequest(req: IncomingMessage, res: ServerRespon
   const name = info.name;
   const meta: Obj = isPlainObject(request.metadata) ? { ...request.metadata } : {};
   const invalid = (field: string, value: string, detail: string) => invalidObject('TokenRequest', TOKEN_REQUEST.group, name, [invalidField(field, value, detail)]);
+  // The create handler compares the namespace first (400); TokenREST then the name (422).
+  if (meta.namespace && meta.namespace !== namespace) throw badRequest(NAMESPACE_MISMATCH);
   if (meta.name && meta.name !== name) throw invalid('metadata.name', meta.name, 'must match the service account name if specified');
-  if (meta.namespace && meta.namespace !== namespace) throw invalid('metadata.namespace', meta.namespace, 'must match the service account namespace if specified');
 
   const account = liveObject(deps, '', 'v1', 'serviceaccounts', namespace, name);
   if (!account) throw notFound('serviceaccounts', name);

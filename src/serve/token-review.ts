@@ -44,7 +44,8 @@ export async function answerTokenReview(req: IncomingMessage, res: ServerRespons
     status.user = {};
     status.error = result.error;
   }
-  const metadata = { creationTimestamp: null, ...(isPlainObject(posted.obj.metadata) ? posted.obj.metadata : {}) };
+  const metadata: Obj = { creationTimestamp: null, ...(isPlainObject(posted.obj.metadata) ? posted.obj.metadata : {}) };
+  delete metadata.namespace; // cluster-scoped: the create clears it
   const answerSpec: Obj = { token };
   if (audiences.length > 0) answerSpec.audiences = audiences;
   writeReview(req, res, TOKEN_REVIEW, posted, { metadata, spec: answerSpec, status });

@@ -209,4 +209,14 @@ describe('serve: authentication and authorization APIs', () => {
     });
     expect(sar.status).toEqual({ allowed: true });
   });
+  it('review bodies are decoded as the apiserver decodes them; a cluster-scoped review drops the namespace its body names', async () => {
+    const typed = await post('/apis/authentication.k8s.io/v1/tokenreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 'abc', audiences: [1] } });
+    expect([typed.status, typed.json.message]).toEqual([400, 'TokenReview in version "v1" cannot be handled as a TokenReview: json: cannot unmarshal number into Go struct field TokenReviewSpec.spec.audiences of type string']);
+    const expiry = await post('/api/v1/namespaces/default/serviceaccounts/robot/token', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: '3600' } });
+    expect([expiry.status, expiry.json.message]).toEqual([400, 'TokenRequest in version "v1" cannot be handled as a TokenRequest: json: cannot unmarshal string into Go struct field TokenRequestSpec.spec.expirationSeconds of type int64']);
+    const elsewhere = await post('/api/v1/namespaces/default/serviceaccounts/robot/token', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', metadata: { namespace: 'other' }, spec: {} });
+    expect([elsewhere.status, elsewhere.json.message]).toEqual([400, 'the namespace of the provided object does not match the namespace sent on the request']);
+    const sar = await post('/apis/authorization.k8s.io/v1/subjectaccessreviews', { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', metadata: { namespace: 'x' }, spec: { user: 'u', resourceAttributes: { verb: 'get', resource: 'pods' } } });
+    expect([sar.status, sar.json.metadata, sar.json.status]).toEqual([201, { creationTimestamp: null }, { allowed: true }]);
+  });
 });

@@ -132,6 +132,21 @@ describe('serve: pod binding, eviction and ephemeral containers', () => {
     expect((await readPod('ev', 'e1')).status).toBe(404);
   });
 
+  it('a malformed eviction is the decode 400 and evicts nothing; a negative grace period on a pending deletion counts as 1', async () => {
+    await ns('ev2');
+    await pod('ev2', 'm1', {}, 'node-a');
+    const bad = await evict('ev2', 'm1', { deleteOptions: { dryRun: 'All' } });
+    expect([bad.status, bad.json.message]).toEqual([400, 'Eviction in version "v1" cannot be handled as a Eviction: json: cannot unmarshal string into Go struct field DeleteOptions.deleteOptions.dryRun of type []string']);
+    expect((await readPod('ev2', 'm1')).status).toBe(200);
+    // A pod on a node with a grace period: the first DELETE marks it, a negative one shortens it to 1 s, not 0.
+    const graceful = await send('POST', '/api/v1/namespaces/ev2/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'g1' }, spec: { nodeName: 'node-a', containers: [{ name: 'app', image: 'nginx' }], terminationGracePeriodSeconds: 30 } });
+    expect(graceful.status).toBe(201);
+    expect((await send('DELETE', '/api/v1/namespaces/ev2/pods/g1', {})).status).toBe(200);
+    expect((await send('DELETE', '/api/v1/namespaces/ev2/pods/g1?gracePeriodSeconds=-5', {})).status).toBe(200);
+    const kept = await readPod('ev2', 'g1');
+    expect([kept.status, kept.json.metadata.deletionGracePeriodSeconds]).toEqual([200, 1]);
+  });
+
   it('a budget that allows no disruption is 429 with its cause and the pod stays; one that allows one is decremented', async () => {
     await ns('pdb');
     await pod('pdb', 'b1', { app: 'db' }, 'node-a');

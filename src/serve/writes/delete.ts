@@ -139,9 +139,10 @@ export function deleteObject(ctx: ResourceRequest, deps: WriteDeps, key: string,
 /** The grace period of a delete that shortens a pending graceful deletion (rest.BeforeDelete: only a shorter one is taken), else undefined. */
 function shortenedGrace(meta: Obj, options: DeleteOptions): number | undefined {
   const pending = meta.deletionGracePeriodSeconds;
-  const grace = options.gracePeriodSeconds;
+  // A negative grace period counts as 1, as BeforeDelete reads it.
+  const grace = options.gracePeriodSeconds === undefined ? undefined : options.gracePeriodSeconds < 0 ? 1 : options.gracePeriodSeconds;
   if (!meta.deletionTimestamp || typeof pending !== 'number' || pending <= 0 || grace === undefined || grace >= pending) return undefined;
-  return Math.max(grace, 0);
+  return grace;
 }
 
 /** The finalizers after a delete's propagation policy: Foreground and Orphan add theirs and drop the other's. */

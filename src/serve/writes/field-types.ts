@@ -36,6 +36,14 @@ export function checkDecodedFieldTypes(ctx: ResourceRequest, obj: Obj): void {
   throw badRequestMessage(`${kind} in version "${ctx.resource.info.version}" cannot be handled as a ${kind}: ${message}`);
 }
 
+/** A decoded body of a built-in kind no resource stores (a review, an Eviction): the 400 of its first wrongly typed value. */
+export function checkBodyFieldTypes(apiVersion: string, kind: string, obj: Obj): void {
+  const root = builtinSchema().typeOf(apiVersion, kind);
+  const message = root ? decodeTypeError(obj, root) : undefined;
+  if (message === undefined) return;
+  throw badRequestMessage(`${kind} in version "${apiVersion.split('/').pop()}" cannot be handled as a ${kind}: ${message}`);
+}
+
 /**
  * A merge-, JSON- or strategic-merge-patched object (`contentType` the patch's): the 422 naming
  * the patch as `patchValue` prints it (the patched object; for a strategic merge, the patch map).

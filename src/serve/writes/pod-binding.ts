@@ -8,7 +8,7 @@ import { aggregateText } from '../../k8s/field-errors';
 import { bindingRefusal, boundPod, validatePodBinding } from '../../k8s/pod-binding';
 import { notFound, badRequest } from '../../k8s/status';
 import { parseWriteOptions } from '../../k8s/write-options';
-import { badRequestMessage, methodNotAllowedHere, storageError, writeConflict } from '../../k8s/write-status';
+import { badRequestMessage, createdSuccess, methodNotAllowedHere, storageError, writeConflict } from '../../k8s/write-status';
 import type { ResourceRequest } from '../resource-request';
 import { NAMESPACE_MISMATCH } from './create';
 import { checkBodyType, decodeObject, readBody } from './request-body';
@@ -50,7 +50,7 @@ export async function handleBinding(ctx: ResourceRequest, deps: WriteDeps): Prom
   const annotations = meta.annotations && typeof meta.annotations === 'object' ? (meta.annotations as Record<string, string>) : undefined;
   const bound = boundPod(pod, binding.target.name, annotations, timestamp(deps.now()));
   if (!options.dryRun) commitObject(podCtx, deps, key, finalObject(podCtx, bound));
-  respondJson(ctx, 201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
+  respondJson(ctx, 201, createdSuccess());
 }
 
 /** The binding's uid and resourceVersion are preconditions on the pod (storage's 409 on `pods`). */

@@ -11,7 +11,7 @@ import { canIgnoreBudget, coveringBudgets, decrementBudget, moreThanOneBudget, u
 import { setPodCondition } from '../../k8s/pod-binding';
 import { notFound } from '../../k8s/status';
 import { parseDeleteOptions, parseWriteOptions, type DeleteOptions } from '../../k8s/write-options';
-import { badRequestMessage, methodNotAllowedHere, storageError } from '../../k8s/write-status';
+import { badRequestMessage, createdSuccess, methodNotAllowedHere, storageError } from '../../k8s/write-status';
 import type { ResourceRequest } from '../resource-request';
 import { NAMESPACE_MISMATCH } from './create';
 import { checkPreconditions, deleteObject } from './delete';
@@ -21,6 +21,7 @@ import { commitObject, currentObject, currentRevision, finalObject, keyOf, respo
 import { subresourceKind } from './subresource-kind';
 import { timestamp, type WriteDeps } from './write-deps';
 import { servedKinds, writeTarget } from './write-request';
+import { checkBodyFieldTypes } from './field-types';
 
 type Obj = Record<string, any>;
 
@@ -45,7 +46,7 @@ export async function handleEviction(ctx: ResourceRequest, deps: WriteDeps): Pro
     if (budgets.length === 1 && !unreadyWithinBudget(pod, budgets[0]!)) decrement(ctx, deps, budgets[0]!, name, options.dryRun);
   }
   evictPod(ctx, deps, key, options);
-  respondJson(ctx, 201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
+  respondJson(ctx, 201, createdSuccess());
 }
 
 /** The Eviction body in the version it names (policy/v1 when it names none). */
@@ -61,7 +62,9 @@ function decodeEviction(ctx: ResourceRequest, deps: WriteDeps, body: Buffer): Ob
   }
   const kind = subresourceKind(ctx.resource, 'policy', version, 'Eviction');
   const contentType = checkBodyType(ctx.req.headers['content-type'], kind);
-  return decodeObject(body, contentType, kind, servedKinds(ctx, deps));
+  const eviction = decodeObject(body, contentType, kind, servedKinds(ctx, deps));
+  checkBodyFieldTypes(kind.codec.type.apiVersion, 'Eviction', eviction);
+  return eviction;
 }
 
 /** propagateDryRun: the request's dryRun and the body's deleteOptions.dryRun must agree. */
