@@ -58,8 +58,8 @@ function metaOf(review: Obj): Obj {
 function emptyMeta(meta: Obj, exceptNamespace: boolean): boolean {
   return Object.entries(meta).every(([key, value]) => {
     if (key === 'managedFields' || (exceptNamespace && key === 'namespace')) return true;
-    if (value === null || value === '' || value === 0) return true;
-    return (Array.isArray(value) || isPlainObject(value)) && Object.keys(value).length === 0;
+    // reflect.DeepEqual with an empty ObjectMeta: a decoded `{}` or `[]` is a non-nil map or slice, not empty.
+    return value === null || value === '' || value === 0;
   });
 }
 

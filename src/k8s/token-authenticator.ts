@@ -52,8 +52,10 @@ export function authenticateToken(token: string, ctx: TokenAuthenticatorContext)
   if (audiences.length === 0) return fail(`token audiences ${goQuoted(effective)} is invalid for the target audiences ${goQuoted(requested)}`);
 
   const now = Math.floor(ctx.now / 1000);
-  if (typeof claims.exp === 'number' && now - LEEWAY_SECONDS > claims.exp) return fail('service account token has expired');
+  // go-jose's order: not before, expiry, issued at.
   if (typeof claims.nbf === 'number' && now + LEEWAY_SECONDS < claims.nbf) return fail('service account token is not valid yet');
+  if (typeof claims.exp === 'number' && now - LEEWAY_SECONDS > claims.exp) return fail('service account token has expired');
+  if (typeof claims.iat === 'number' && now + LEEWAY_SECONDS < claims.iat) return fail('service account token is issued in the future');
 
   const k8s: Obj = claims['kubernetes.io'] ?? {};
   const namespace = String(k8s.namespace ?? '');

@@ -7,12 +7,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import YAML from 'yaml';
 import { badRequest } from '../k8s/status';
+import { unsupportedBodyType } from '../k8s/write-status';
 import { decodeEnvelope } from '../wire/protobuf';
 import { isPlainObject } from '../wire/json-object';
 import { builtinProtobuf } from './builtin-protobuf';
 import { writeBody, writeRawBody } from './response-body';
 import { checkBodyFieldTypes } from './writes/field-types';
-import { mediaType, readBody, PROTOBUF_BODY_TYPE } from './writes/request-body';
+import { DECODED_BODY_TYPES, mediaType, readBody, PROTOBUF_BODY_TYPE } from './writes/request-body';
 
 type Obj = Record<string, any>;
 
@@ -29,8 +30,10 @@ export interface PostedReview {
 
 export async function readReview(req: IncomingMessage, type: ReviewKind): Promise<PostedReview> {
   const body = await readBody(req);
+  const media = mediaType(req.headers['content-type']);
+  if (media !== 'application/json' && media !== 'application/yaml' && media !== PROTOBUF_BODY_TYPE) throw unsupportedBodyType([...DECODED_BODY_TYPES, PROTOBUF_BODY_TYPE]);
   const unrecognized = (detail?: string) => badRequest(`the object provided is unrecognized (must be of type ${type.kind})${detail ? `: ${detail}` : ''}`);
-  if (mediaType(req.headers['content-type']) === PROTOBUF_BODY_TYPE) {
+  if (media === PROTOBUF_BODY_TYPE) {
     const message = builtinProtobuf().schema.kindMessage(type.group, type.version, type.kind);
     try {
       return { obj: builtinProtobuf().decode(message!, decodeEnvelope(body).raw), protobuf: true };
@@ -41,7 +44,7 @@ export async function readReview(req: IncomingMessage, type: ReviewKind): Promis
   let value: unknown;
   try {
     const text = body.toString('utf8');
-    value = mediaType(req.headers['content-type']) === 'application/yaml' ? YAML.parse(text) : JSON.parse(text);
+    value = media === 'application/yaml' ? YAML.parse(text) : JSON.parse(text);
   } catch (err) {
     throw unrecognized((err as Error).message);
   }

@@ -216,6 +216,8 @@ describe('serve: authentication and authorization APIs', () => {
     expect([expiry.status, expiry.json.message]).toEqual([400, 'TokenRequest in version "v1" cannot be handled as a TokenRequest: json: cannot unmarshal string into Go struct field TokenRequestSpec.spec.expirationSeconds of type int64']);
     const elsewhere = await post('/api/v1/namespaces/default/serviceaccounts/robot/token', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', metadata: { namespace: 'other' }, spec: {} });
     expect([elsewhere.status, elsewhere.json.message]).toEqual([400, 'the namespace of the provided object does not match the namespace sent on the request']);
+    const text = await request(api.url, '/apis/authentication.k8s.io/v1/tokenreviews', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' });
+    expect(text.status).toBe(415);
     const sar = await post('/apis/authorization.k8s.io/v1/subjectaccessreviews', { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', metadata: { namespace: 'x' }, spec: { user: 'u', resourceAttributes: { verb: 'get', resource: 'pods' } } });
     expect([sar.status, sar.json.metadata, sar.json.status]).toEqual([201, { creationTimestamp: null }, { allowed: true }]);
   });

@@ -138,6 +138,10 @@ describe('serve: pod binding, eviction and ephemeral containers', () => {
     const bad = await evict('ev2', 'm1', { deleteOptions: { dryRun: 'All' } });
     expect([bad.status, bad.json.message]).toEqual([400, 'Eviction in version "v1" cannot be handled as a Eviction: json: cannot unmarshal string into Go struct field DeleteOptions.deleteOptions.dryRun of type []string']);
     expect((await readPod('ev2', 'm1')).status).toBe(200);
+    // A policy/v1beta1 Eviction in YAML is read in its version.
+    const yaml = await get(`${api.url}/api/v1/namespaces/ev2/pods/m1/eviction`, { method: 'POST', headers: { 'Content-Type': 'application/yaml', Accept: 'application/json' }, body: 'apiVersion: policy/v1beta1\nkind: Eviction\nmetadata:\n  name: m1\n' });
+    expect([yaml.status, yaml.json]).toEqual([201, SUCCESS]);
+    expect((await readPod('ev2', 'm1')).status).toBe(404);
     // A pod on a node with a grace period: the first DELETE marks it, a negative one shortens it to 1 s, not 0.
     const graceful = await send('POST', '/api/v1/namespaces/ev2/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'g1' }, spec: { nodeName: 'node-a', containers: [{ name: 'app', image: 'nginx' }], terminationGracePeriodSeconds: 30 } });
     expect(graceful.status).toBe(201);

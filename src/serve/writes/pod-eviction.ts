@@ -7,16 +7,19 @@
  * deletes it as DELETE with the eviction's deleteOptions would. 201 Success Status; the budget's
  * refusals are 429 (src/k8s/eviction-budget.ts); more than one budget is a 500 Status.
  */
+import YAML from 'yaml';
 import { canIgnoreBudget, coveringBudgets, decrementBudget, moreThanOneBudget, unreadyWithinBudget } from '../../k8s/eviction-budget';
 import { setPodCondition } from '../../k8s/pod-binding';
 import { notFound } from '../../k8s/status';
 import { parseDeleteOptions, parseWriteOptions, type DeleteOptions } from '../../k8s/write-options';
 import { badRequestMessage, createdSuccess, methodNotAllowedHere, storageError } from '../../k8s/write-status';
+import { isPlainObject } from '../../wire/json-object';
+import { decodeEnvelope } from '../../wire/protobuf';
 import type { ResourceRequest } from '../resource-request';
 import { NAMESPACE_MISMATCH } from './create';
 import { checkPreconditions, deleteObject } from './delete';
 import { prepareUpdate } from './prepare';
-import { checkBodyType, decodeObject, mediaType, readBody } from './request-body';
+import { checkBodyType, decodeObject, mediaType, PROTOBUF_BODY_TYPE, readBody } from './request-body';
 import { commitObject, currentObject, currentRevision, finalObject, keyOf, respondJson } from './stored-write';
 import { subresourceKind } from './subresource-kind';
 import { timestamp, type WriteDeps } from './write-deps';
@@ -51,20 +54,23 @@ export async function handleEviction(ctx: ResourceRequest, deps: WriteDeps): Pro
 
 /** The Eviction body in the version it names (policy/v1 when it names none). */
 function decodeEviction(ctx: ResourceRequest, deps: WriteDeps, body: Buffer): Obj {
-  const type = mediaType(ctx.req.headers['content-type']);
-  let version = 'v1';
-  if (type === 'application/json') {
-    try {
-      if (JSON.parse(body.toString('utf8'))?.apiVersion === 'policy/v1beta1') version = 'v1beta1';
-    } catch {
-      // decodeObject reports the syntax error.
-    }
-  }
+  const version = bodyApiVersion(mediaType(ctx.req.headers['content-type']), body) === 'policy/v1beta1' ? 'v1beta1' : 'v1';
   const kind = subresourceKind(ctx.resource, 'policy', version, 'Eviction');
   const contentType = checkBodyType(ctx.req.headers['content-type'], kind);
   const eviction = decodeObject(body, contentType, kind, servedKinds(ctx, deps));
   checkBodyFieldTypes(kind.codec.type.apiVersion, 'Eviction', eviction);
   return eviction;
+}
+
+/** The apiVersion a JSON, YAML or protobuf body names; undefined when it cannot be read (decodeObject then reports why). */
+function bodyApiVersion(type: string, body: Buffer): unknown {
+  try {
+    if (type === PROTOBUF_BODY_TYPE) return decodeEnvelope(body).apiVersion;
+    const value: unknown = type === 'application/yaml' ? YAML.parse(body.toString('utf8')) : JSON.parse(body.toString('utf8'));
+    return isPlainObject(value) ? value.apiVersion : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** propagateDryRun: the request's dryRun and the body's deleteOptions.dryRun must agree. */
