@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AuthenticationV1Api, AuthorizationV1Api, KubeConfig } from '@kubernetes/client-node';
+import { AuthenticationV1Api, AuthorizationV1Api } from '@kubernetes/client-node';
 import { serve, type ServeServer } from '../../src/serve';
-import { kubectl } from '../support/kube-clients';
+import { clientNodeConfig, kubectl } from '../support/kube-clients';
 import { request } from '../support/http-client';
 
 type Obj = Record<string, any>;
@@ -194,13 +194,7 @@ describe('serve: authentication and authorization APIs', () => {
   });
 
   it('client-node: createTokenReview and createSubjectAccessReview', async () => {
-    const kc = new KubeConfig();
-    kc.loadFromOptions({
-      clusters: [{ name: 'kubetape', server: api.url, skipTLSVerify: true }],
-      users: [{ name: 'kubetape' }],
-      contexts: [{ name: 'kubetape', cluster: 'kubetape', user: 'kubetape' }],
-      currentContext: 'kubetape',
-    });
+    const kc = clientNodeConfig(api.url);
     const token = (await k('create', 'token', 'robot')).stdout.trim();
     const reviewed = await kc.makeApiClient(AuthenticationV1Api).createTokenReview({ body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } } });
     expect(reviewed.status).toMatchObject({ authenticated: true, user: { username: 'system:serviceaccount:default:robot' }, audiences: [AUDIENCE] });

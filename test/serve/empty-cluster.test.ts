@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api } from '@kubernetes/client-node';
 import { RecordingBuilder } from '../support/recording-builder';
 import { serve, type ServeServer } from '../../src/serve';
-import { kubectl } from '../support/kube-clients';
+import { clientNodeConfig, kubectl } from '../support/kube-clients';
 import { get, watch } from '../support/http-client';
 import { tempTxRecording } from './tx-recording';
 
@@ -201,13 +201,7 @@ describe('serve({}): an empty v1.26 cluster', () => {
   });
 
   test('client-node lists the namespaces', async () => {
-    const kc = new KubeConfig();
-    kc.loadFromOptions({
-      clusters: [{ name: 'kubetape', server: api.url, skipTLSVerify: true }],
-      users: [{ name: 'kubetape' }],
-      contexts: [{ name: 'kubetape', cluster: 'kubetape', user: 'kubetape' }],
-      currentContext: 'kubetape',
-    });
+    const kc = clientNodeConfig(api.url);
     const list = await kc.makeApiClient(CoreV1Api).listNamespace();
     expect(list.items.map((n) => n.metadata!.name)).toEqual(['default', 'kube-node-lease', 'kube-public', 'kube-system']);
     expect(list.items.every((n) => n.status!.phase === 'Active' && n.spec!.finalizers![0] === 'kubernetes')).toBe(true);

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CoreV1Api, KubeConfig, makeInformer, type V1ConfigMap } from '@kubernetes/client-node';
+import { CoreV1Api, makeInformer, type V1ConfigMap } from '@kubernetes/client-node';
+import { clientNodeConfig } from '../support/kube-clients';
 import { serve, type ServeServer } from '../../src/serve';
 import { get } from '../support/http-client';
 import { CONFIGMAPS, RecordingBuilder, configMap } from '../support/recording-builder';
@@ -50,14 +51,7 @@ describe('serve: client-node informer across a compaction', () => {
   });
 
   it('receives the 410, relists and holds what the store holds', async () => {
-    const kc = new KubeConfig();
-    // client-node 1.x refuses plain HTTP unless TLS verification is marked skipped.
-    kc.loadFromOptions({
-      clusters: [{ name: 'kubetape', server: api.url, skipTLSVerify: true }],
-      users: [{ name: 'kubetape' }],
-      contexts: [{ name: 'kubetape', cluster: 'kubetape', user: 'kubetape' }],
-      currentContext: 'kubetape',
-    });
+    const kc = clientNodeConfig(api.url);
     const core = kc.makeApiClient(CoreV1Api);
     const informer = makeInformer<V1ConfigMap>(kc, '/api/v1/namespaces/tx/configmaps', () => core.listNamespacedConfigMap({ namespace: 'tx' }));
     const errors: unknown[] = [];

@@ -1,3 +1,5 @@
+import { get } from '../support/http-client';
+
 /** One cause of a 422 as details.causes lists it: [reason, message, field]. */
 export type Cause = [reason: string, message: string, field: string];
 
@@ -20,4 +22,10 @@ export function invalidStatus(kind: string, group: string, name: string, causes:
     details: { name, ...(group ? { group } : {}), kind, causes: causes.map(([reason, message, field]) => ({ reason, message, field })) },
     code: 422,
   };
+}
+
+/** A request with a JSON body (or `contentType`'s), its answer's status and parsed JSON. */
+export async function sendJson(url: string, method: string, path: string, body: Obj, contentType = 'application/json'): Promise<{ status: number; json: Obj }> {
+  const r = await get(`${url}${path}`, { method, headers: { 'Content-Type': contentType, Accept: 'application/json' }, body: JSON.stringify(body) });
+  return { status: r.status, json: JSON.parse(r.body.toString('utf8')) as Obj };
 }

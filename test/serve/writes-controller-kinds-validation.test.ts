@@ -11,7 +11,7 @@ import { CoordinationV1Api, CoreV1Api, EventsV1Api, KubeConfig, RbacAuthorizatio
 import { serve, type ServeServer } from '../../src/serve';
 import { get } from '../support/http-client';
 import { kubectl } from '../support/kube-clients';
-import { invalidStatus, type Cause } from './invalid-status';
+import { invalidStatus, sendJson, type Cause } from './invalid-status';
 
 type Obj = Record<string, any>;
 
@@ -27,10 +27,7 @@ describe('serve writes: RBAC, Lease, Event, PodDisruptionBudget and HorizontalPo
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const send = async (method: string, path: string, body: Obj, contentType = 'application/json') => {
-    const r = await get(`${api.url}${path}`, { method, headers: { 'Content-Type': contentType, Accept: 'application/json' }, body: JSON.stringify(body) });
-    return { status: r.status, json: JSON.parse(r.body.toString('utf8')) as Obj };
-  };
+  const send = (method: string, path: string, body: Obj, contentType?: string) => sendJson(api.url, method, path, body, contentType);
   const invalid = (kind: string, group: string, name: string, causes: Cause[]) => invalidStatus(kind, group, name, causes);
   const kc = (args: string[]) => kubectl(api.kubeconfigPath, join(dir, 'cache'), args);
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { serve, type ServeServer } from '../../src/serve';
 import { get } from '../support/http-client';
 import { kubectl } from '../support/kube-clients';
-import { invalidStatus, type Cause } from './invalid-status';
+import { invalidStatus, sendJson, type Cause } from './invalid-status';
 
 type Obj = Record<string, any>;
 
@@ -25,10 +25,7 @@ describe('serve writes: Service, Secret and PersistentVolumeClaim validation', (
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const send = async (method: string, path: string, body: Obj, contentType = 'application/json') => {
-    const r = await get(`${api.url}${path}`, { method, headers: { 'Content-Type': contentType, Accept: 'application/json' }, body: JSON.stringify(body) });
-    return { status: r.status, json: JSON.parse(r.body.toString('utf8')) as Obj };
-  };
+  const send = (method: string, path: string, body: Obj, contentType?: string) => sendJson(api.url, method, path, body, contentType);
   const create = (resource: string, body: Obj) => send('POST', `/api/v1/namespaces/default/${resource}`, body);
   const invalid = (kind: string, name: string, causes: Cause[]) => invalidStatus(kind, '', name, causes);
 

@@ -1,5 +1,6 @@
 /** Shared client helpers for integration tests: kubectl (the dispatcher at /usr/bin/kubectl) and polling. */
 import { execFile, spawn } from 'node:child_process';
+import { KubeConfig } from '@kubernetes/client-node';
 
 export interface KubectlResult {
   code: number;
@@ -67,4 +68,16 @@ export async function eventually(check: () => boolean | Promise<boolean>, timeou
     await sleep(20);
   }
   return true;
+}
+
+/** A client-node KubeConfig for a server on plain HTTP at `url` (client-node 1.x refuses plain HTTP unless TLS verification is marked skipped). */
+export function clientNodeConfig(url: string): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'kubetape', server: url, skipTLSVerify: true }],
+    users: [{ name: 'kubetape' }],
+    contexts: [{ name: 'kubetape', cluster: 'kubetape', user: 'kubetape' }],
+    currentContext: 'kubetape',
+  });
+  return kc;
 }

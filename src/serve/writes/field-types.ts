@@ -30,10 +30,8 @@ function typeError(ctx: ResourceRequest, obj: Obj, find = decodeTypeError): stri
 
 /** A decoded create or update body: the 400 of its first wrongly typed value. */
 export function checkDecodedFieldTypes(ctx: ResourceRequest, obj: Obj): void {
-  const message = typeError(ctx, obj);
-  if (message === undefined) return;
-  const { kind } = ctx.resource.codec.type;
-  throw badRequestMessage(`${kind} in version "${ctx.resource.info.version}" cannot be handled as a ${kind}: ${message}`);
+  if (ctx.resource.custom || ctx.resource.info.unstructured) return;
+  checkBodyFieldTypes(ctx.resource.codec.type.apiVersion, ctx.resource.codec.type.kind, obj);
 }
 
 /** A decoded body of a built-in kind no resource stores (a review, an Eviction): the 400 of its first wrongly typed value. */
