@@ -33,6 +33,9 @@ import { serveChange } from './serve-change';
 import { partialResources } from './partial-warning';
 import { sendStatusBody } from './response-body';
 import { builtinPatchers, type WriteDeps } from './writes';
+import { WebhookAdmission } from './admission/webhook-admission';
+import { WebhookRegistry } from './admission/webhook-registry';
+import { liveObject } from './live-object';
 import { clusterCaPem, parseControllers, startControllers, type RunningControllers } from './controllers';
 import { seedNamespaceDefaults, type SeededDefaults } from './namespace-defaults-seed';
 import { kubeconfigNamespace } from './kubeconfig-namespace';
@@ -193,6 +196,16 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
         now,
         patchers: options.patchers ?? builtinPatchers(),
       };
+      writes.admission = new WebhookAdmission({
+        registry: new WebhookRegistry(store, resources),
+        services: (kind, ns, name) => liveObject(writes, '', 'v1', kind, ns, name),
+        namespaceLabels: (ns) => {
+          const found = liveObject(writes, '', 'v1', 'namespaces', '', ns);
+          return found ? (found.metadata?.labels ?? {}) : undefined;
+        },
+        random,
+        log: log.child({ component: 'admission' }),
+      });
       const onChange = options.hooks?.onChange;
       if (onChange) {
         store.onChange((id, change) => {

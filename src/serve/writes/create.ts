@@ -1,8 +1,10 @@
 /** POST: create (201), dry run included (reference/apiserver-facts-writes.md "Create"). */
-import { parseWriteOptions } from '../../k8s/write-options';
+import { writeOptionsJson } from '../../k8s/admission-review';
+import { parseWriteOptions, type WriteOptions } from '../../k8s/write-options';
 import { alreadyExists, badRequestMessage, methodNotAllowedHere } from '../../k8s/write-status';
 import type { ResourceRequest } from '../resource-request';
-import { prepareCreate } from './prepare';
+import { admissionOf, admissionRequest } from './admission-hooks';
+import { admissionView, prepareCreate } from './prepare';
 import { admitServiceAccount } from './service-account-admission';
 import { checkBodyType, decodeObject, readBody } from './request-body';
 import { commitObject, currentRevision, keyOf, respondObject, unstored } from './stored-write';
@@ -21,15 +23,23 @@ export async function handleCreate(ctx: ResourceRequest, deps: WriteDeps): Promi
   validateDecodedFields(ctx, obj, options.fieldValidation, body, contentType);
   if (ctx.resource.namespaced && obj.metadata.namespace && obj.metadata.namespace !== ctx.info.namespace) throw badRequestMessage(NAMESPACE_MISMATCH);
   admitNamespace(ctx, deps, obj.metadata.name ?? '');
-  await createObject(ctx, deps, obj, options.dryRun, options.fieldManager);
+  await createObject(ctx, deps, obj, options);
 }
 
-/** The create path after decoding (also PUT of a missing Lease or Endpoints). */
-export async function createObject(ctx: ResourceRequest, deps: WriteDeps, obj: Record<string, any>, dryRun: boolean, fieldManager: string | undefined): Promise<void> {
+/**
+ * The create path after decoding (also PUT of a missing Lease or Endpoints): mutating admission
+ * webhooks, defaults and validation, validating webhooks, then the store.
+ */
+export async function createObject(ctx: ResourceRequest, deps: WriteDeps, obj: Record<string, any>, options: WriteOptions): Promise<void> {
   const target = writeTarget(ctx);
-  const prepared = prepareCreate(obj, target, actor(ctx, deps, fieldManager));
+  const admission = admissionOf(ctx, deps);
+  const request = admission && admissionRequest(ctx, 'CREATE', obj.metadata?.name ?? '', options.dryRun, writeOptionsJson('CreateOptions', options));
+  if (admission && request) obj = (await admission.mutate(request, admissionView(obj, target), undefined))!;
+  const prepared = prepareCreate(obj, target, actor(ctx, deps, options.fieldManager));
   if (ctx.resource.info.group === '' && ctx.resource.info.resource === 'pods') admitServiceAccount(prepared, target.namespace, deps);
+  // Validating webhooks see the generated name.
+  if (admission && request) await admission.validate({ ...request, name: prepared.metadata.name }, prepared, undefined);
   const key = keyOf(ctx, prepared.metadata.name);
   if (currentRevision(ctx, deps, key)) throw alreadyExists(ctx.resource.info.resource, ctx.resource.info.group, prepared.metadata.name);
-  respondObject(ctx, 201, dryRun ? unstored(ctx, prepared) : commitObject(ctx, deps, key, prepared));
+  respondObject(ctx, 201, options.dryRun ? unstored(ctx, prepared) : commitObject(ctx, deps, key, prepared));
 }

@@ -10,7 +10,9 @@ import type { ResourceRequest } from '../resource-request';
 import { fallBack, representation } from '../resource-handlers';
 import { selectorFilter } from '../selectors';
 import { writeBody } from '../response-body';
-import { deleteObject } from './delete';
+import { deleteOptionsJson } from '../../k8s/admission-review';
+import { admissionOf, admissionRequest } from './admission-hooks';
+import { admitDelete, deleteObject } from './delete';
 import { readBody } from './request-body';
 import { currentObject } from './stored-write';
 import type { WriteDeps } from './write-deps';
@@ -25,9 +27,16 @@ export async function handleDeleteCollection(ctx: ResourceRequest, deps: WriteDe
   const matched = ctx.resource.store.list({ rev, prefix, limit: 0, filter: selectorFilter(listOptions, ctx.info.apiGroup, ctx.info.resource) }).items;
   let encoder = representation(ctx, 'list');
   encoder = fallBack(ctx, encoder, matched.map((r) => r.value), 'list');
+  const admission = admissionOf(ctx, deps);
   for (const revision of matched) {
-    const live = ctx.resource.store.get(revision.key, deps.store.head);
+    let live = ctx.resource.store.get(revision.key, deps.store.head);
     if (!live) continue;
+    if (admission) {
+      // Each object's DELETE is admitted with the collection's attributes: no name.
+      await admitDelete(admission, admissionRequest(ctx, 'DELETE', '', options.dryRun, deleteOptionsJson(options)), currentObject(ctx, live));
+      live = ctx.resource.store.get(revision.key, deps.store.head);
+      if (!live) continue;
+    }
     deleteObject(ctx, deps, revision.key, live, currentObject(ctx, live), options);
   }
   writeBody(ctx.req, ctx.res, 200, encoder.list({ resourceVersion: String(rev) }, matched.map((r) => r.value)), encoder.rep.contentType);

@@ -5,12 +5,14 @@
  * Terminating. Preconditions 409; dry run stores nothing.
  */
 import { markCrdForDeletion } from '../../k8s/crd-object';
+import { deleteOptionsJson } from '../../k8s/admission-review';
 import { parseDeleteOptions, type DeleteOptions } from '../../k8s/write-options';
 import { notFound, resourceNotFound } from '../../k8s/status';
 import { deleteSuccess, forbidden, writeConflict } from '../../k8s/write-status';
 import type { StoredObject } from '../../reconstruct';
 import type { Revision } from '../../store/revision';
 import type { ResourceRequest } from '../resource-request';
+import { admissionOf, admissionRequest, unchangedSince, type Admission, type AdmissionRequest } from './admission-hooks';
 import { readBody } from './request-body';
 import { IMMORTAL_NAMESPACES, type ResourceRules } from './resource-rules';
 import { commitDeletion, commitObject, currentObject, currentRevision, finalObject, keyOf, respondJson, respondObject, unstored } from './stored-write';
@@ -29,17 +31,31 @@ export async function handleDelete(ctx: ResourceRequest, deps: WriteDeps): Promi
   const options = parseDeleteOptions(ctx.info.query, body);
   const name = ctx.info.name;
   const key = keyOf(ctx, name);
-  const current = currentRevision(ctx, deps, key);
-  if (!current) throw notFound(ctx.resource.info.resource, name, ctx.resource.info.group);
-  const old = currentObject(ctx, current);
-  checkPreconditions(ctx, old, options);
-  if (ctx.resource.info.group === '' && ctx.resource.info.resource === 'namespaces' && IMMORTAL_NAMESPACES.has(name)) {
-    throw forbidden('namespaces', '', name, 'this namespace may not be deleted');
+  const admission = admissionOf(ctx, deps);
+  for (let attempt = 1; ; attempt++) {
+    const current = currentRevision(ctx, deps, key);
+    if (!current) throw notFound(ctx.resource.info.resource, name, ctx.resource.info.group);
+    const old = currentObject(ctx, current);
+    checkPreconditions(ctx, old, options);
+    if (ctx.resource.info.group === '' && ctx.resource.info.resource === 'namespaces' && IMMORTAL_NAMESPACES.has(name)) {
+      throw forbidden('namespaces', '', name, 'this namespace may not be deleted');
+    }
+    if (admission) {
+      await admitDelete(admission, admissionRequest(ctx, 'DELETE', name, options.dryRun, deleteOptionsJson(options)), old);
+      if (!unchangedSince(ctx, deps, key, current, attempt)) continue;
+    }
+    const outcome = deleteObject(ctx, deps, key, current, old, options);
+    if (outcome.gone && !writeTarget(ctx).rules.returnsDeletedObject) {
+      respondJson(ctx, 200, deleteSuccess(ctx.resource.info.resource, ctx.resource.info.group, name, old.metadata.uid));
+    } else respondObject(ctx, 200, outcome.value);
+    return;
   }
-  const outcome = deleteObject(ctx, deps, key, current, old, options);
-  if (outcome.gone && !writeTarget(ctx).rules.returnsDeletedObject) {
-    respondJson(ctx, 200, deleteSuccess(ctx.resource.info.resource, ctx.resource.info.group, name, old.metadata.uid));
-  } else respondObject(ctx, 200, outcome.value);
+}
+
+/** A delete's admission: the mutating webhooks (which may refuse but not change anything), then the validating ones. */
+export async function admitDelete(admission: Admission, request: AdmissionRequest, old: Obj): Promise<void> {
+  await admission.mutate(request, undefined, old);
+  await admission.validate(request, undefined, old);
 }
 
 export function checkPreconditions(ctx: ResourceRequest, old: Obj, options: DeleteOptions): void {

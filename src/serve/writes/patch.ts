@@ -2,6 +2,7 @@
  * PATCH: the patch (merge, JSON, and whatever `patchers` holds) applied to the live object, then
  * the update path. An apply patch on a missing object creates it (201) through the create path.
  */
+import { writeOptionsJson } from '../../k8s/admission-review';
 import { parseWriteOptions, type WriteOptions } from '../../k8s/write-options';
 import { notFound, resourceNotFound } from '../../k8s/status';
 import { alreadyExists, badRequestMessage, patchRejected } from '../../k8s/write-status';
@@ -14,7 +15,8 @@ import { checkPatchedFieldTypes } from './field-types';
 import { applyBodyJson } from './apply-patcher';
 import { freezeObject, isFrozenWrite } from '../../wire/frozen-tree';
 import { APPLY_PATCH, patcherFor, type ApplyContext, type Patcher, type PatchReport } from './patchers';
-import { prepareCreate, prepareUpdate, type Actor, type WriteTarget } from './prepare';
+import { admissionOf, admissionRequest, unchangedSince, type Admission } from './admission-hooks';
+import { admissionView, prepareCreate, prepareUpdate, type Actor, type WriteTarget } from './prepare';
 import { checkObject, readBody } from './request-body';
 import { commitObject, currentObject, currentReadOnly, currentRevision, keyOf, respondObject, unstored } from './stored-write';
 import { finishUpdate } from './update';
@@ -46,6 +48,8 @@ export async function handlePatch(ctx: ResourceRequest, deps: WriteDeps): Promis
   const json = isApply ? applyBodyJson(body) : undefined;
   if (isApply) validateApplyBody(ctx, body, options.fieldValidation, json);
   const attempt: PatchAttempt = { ctx, deps, current, old, patcher, body, json, contentType, isApply, options, target, who, apply };
+  const admission = admissionOf(ctx, deps);
+  if (admission) return patchAdmitted(attempt, key, admission);
   let updated: Obj | undefined;
   if (current && patcher.sharesLive === true && sharesLive(ctx, target)) {
     const warnings = ctx.res.getHeader('Warning');
@@ -60,7 +64,7 @@ export async function handlePatch(ctx: ResourceRequest, deps: WriteDeps): Promis
     }
   }
   updated ??= patchedObject(attempt, fresh(), false);
-  if (!current) return createByApply(ctx, deps, key, updated, target, who, options.dryRun);
+  if (!current) return createByApply(ctx, deps, key, updated, target, who, options);
   // Stored (and heard by the store's listeners) once, outside the attempt that may start again.
   finishUpdate(ctx, deps, key, current, old, updated, options.dryRun);
 }
@@ -96,7 +100,14 @@ const COPIED_KINDS = new Set(['Service', 'CustomResourceDefinition']);
  * then, for an existing object, the update's result (nothing stored yet).
  */
 function patchedObject(a: PatchAttempt, base: Obj, shared: boolean): Obj {
-  const { ctx, deps, current, old, contentType, isApply, options, target, who, apply } = a;
+  const patched = patchResult(a, base, shared);
+  if (!a.current) return patched;
+  return prepareUpdate(a.old, patched, a.target, a.who, { verb: 'patch', subresource: a.ctx.info.subresource, appliedFields: a.isApply });
+}
+
+/** The patch applied to `base` and checked: the object the update path (or an apply's create) starts from. */
+function patchResult(a: PatchAttempt, base: Obj, shared: boolean): Obj {
+  const { ctx, deps, contentType, isApply, options, apply } = a;
   const name = ctx.info.name;
   const report: PatchReport = {};
   let patched = a.patcher({ current: base, patch: a.body, json: a.json, report, apply, resource: ctx.resource });
@@ -111,8 +122,31 @@ function patchedObject(a: PatchAttempt, base: Obj, shared: boolean): Obj {
   const patchedName = patched.metadata.name ?? '';
   if (patchedName !== name) throw badRequestMessage(`the name of the object (${patchedName}) does not match the name on the URL (${name})`);
   if (ctx.resource.namespaced && (patched.metadata.namespace ?? ctx.info.namespace) !== ctx.info.namespace) throw badRequestMessage(NAMESPACE_MISMATCH);
-  if (!current) return patched;
-  return prepareUpdate(old, patched, target, who, { verb: 'patch', subresource: ctx.info.subresource, appliedFields: isApply });
+  return patched;
+}
+
+/**
+ * A patch with admission webhooks: on a copy of the current state, the mutating webhooks between
+ * the patch and the update path, the validating ones before the store; a change of the object
+ * meanwhile starts again from the new state (the patch is applied anew, as the apiserver retries).
+ */
+async function patchAdmitted(first: PatchAttempt, key: string, admission: Admission): Promise<void> {
+  const { ctx, deps, isApply, options, target, who, body } = first;
+  const { kind, apiVersion } = ctx.resource.codec.type;
+  for (let attempt = 1; ; attempt++) {
+    const current = attempt === 1 ? first.current : currentRevision(ctx, deps, key);
+    if (!current && !isApply) throw notFound(ctx.resource.info.resource, ctx.info.name, ctx.resource.info.group);
+    const fresh = current ? currentObject(ctx, current) : { kind, apiVersion, metadata: {} };
+    const old = current ? currentReadOnly(ctx, current) : fresh;
+    const a: PatchAttempt = { ...first, current, old, json: attempt === 1 ? first.json : isApply ? applyBodyJson(body) : undefined };
+    const patched = patchResult(a, fresh, false);
+    if (!current) return createByApply(ctx, deps, key, patched, target, who, options);
+    const request = admissionRequest(ctx, 'UPDATE', ctx.info.name, options.dryRun, writeOptionsJson('UpdateOptions', options));
+    const next = (await admission.mutate(request, admissionView(patched, target, old), old))!;
+    const result = prepareUpdate(old, next, target, who, { verb: 'patch', subresource: ctx.info.subresource, appliedFields: isApply });
+    await admission.validate(request, result, old);
+    if (unchangedSince(ctx, deps, key, current, attempt)) return finishUpdate(ctx, deps, key, current, old, result, options.dryRun);
+  }
 }
 
 /** The patched object as the apiserver prints it for merge and JSON patches: top-level keys sorted. */
@@ -127,10 +161,14 @@ function applyContext(target: WriteTarget, who: Actor, force: boolean, subresour
   return context;
 }
 
-function createByApply(ctx: ResourceRequest, deps: WriteDeps, key: string, obj: Obj, target: WriteTarget, who: Actor, dryRun: boolean): void {
+async function createByApply(ctx: ResourceRequest, deps: WriteDeps, key: string, obj: Obj, target: WriteTarget, who: Actor, options: WriteOptions): Promise<void> {
   if (ctx.info.subresource) throw notFound(ctx.resource.info.resource, ctx.info.name, ctx.resource.info.group);
   admitNamespace(ctx, deps, ctx.info.name);
+  const admission = admissionOf(ctx, deps);
+  const request = admission && admissionRequest(ctx, 'CREATE', ctx.info.name, options.dryRun, writeOptionsJson('CreateOptions', options));
+  if (admission && request) obj = (await admission.mutate(request, admissionView(obj, target), undefined))!;
   const prepared = prepareCreate(obj, target, who, true);
+  if (admission && request) await admission.validate(request, prepared, undefined);
   if (currentRevision(ctx, deps, key)) throw alreadyExists(ctx.resource.info.resource, ctx.resource.info.group, prepared.metadata.name);
-  respondObject(ctx, 201, dryRun ? unstored(ctx, prepared) : commitObject(ctx, deps, key, prepared));
+  respondObject(ctx, 201, options.dryRun ? unstored(ctx, prepared) : commitObject(ctx, deps, key, prepared));
 }

@@ -83,6 +83,17 @@ export function prepareCreate(obj: Obj, target: WriteTarget, actor: Actor, appli
   return obj;
 }
 
+/**
+ * The object as mutating admission webhooks see a create or update: the URL's namespace on a
+ * create, the kind's defaults (those of the decoder; the strategy's own come after admission).
+ */
+export function admissionView(obj: Obj, target: WriteTarget, old?: Obj): Obj {
+  const meta = (obj.metadata ??= {}) as Obj;
+  if (!old && target.resource.namespaced) meta.namespace = target.namespace;
+  if (target.rules.builtin) applyDefaults(target.resource.codec.type.kind, obj, old);
+  return obj;
+}
+
 /** What the registry strategies set on create that the fieldmanager then records as the creator's (the kinds' defaults: k8s/object-defaults). */
 function applyCreateDefaults(obj: Obj, resource: string, rules: ResourceRules): void {
   if (!rules.builtin) return;

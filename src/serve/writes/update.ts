@@ -2,12 +2,14 @@
 import { parseWriteOptions } from '../../k8s/write-options';
 import { notFound, resourceNotFound } from '../../k8s/status';
 import { invalidField } from '../../k8s/field-errors';
+import { writeOptionsJson } from '../../k8s/admission-review';
 import { badRequestMessage, invalidObject } from '../../k8s/write-status';
 import type { StoredObject } from '../../reconstruct';
 import type { Revision } from '../../store/revision';
 import type { ResourceRequest } from '../resource-request';
 import { createObject, NAMESPACE_MISMATCH } from './create';
-import { prepareUpdate, type UpdateMode } from './prepare';
+import { admissionOf, admissionRequest, unchangedSince } from './admission-hooks';
+import { admissionView, prepareUpdate, type UpdateMode } from './prepare';
 import { checkBodyType, decodeObject, readBody } from './request-body';
 import { commitDeletion, commitObject, currentReadOnly, currentRevision, finalObject, keyOf, respondObject, sameObject, unstored } from './stored-write';
 import { validateDecodedFields } from './field-validation';
@@ -33,19 +35,29 @@ export async function handleUpdate(ctx: ResourceRequest, deps: WriteDeps): Promi
   if (bodyName !== name) throw badRequestMessage(`the name of the object (${bodyName}) does not match the name on the URL (${name})`);
   if (ctx.resource.namespaced && obj.metadata.namespace && obj.metadata.namespace !== ctx.info.namespace) throw badRequestMessage(NAMESPACE_MISMATCH);
   const key = keyOf(ctx, name);
-  const current = currentRevision(ctx, deps, key);
-  if (!current) {
-    if (!target.rules.createOnUpdate || ctx.info.subresource) throw notFound(ctx.resource.info.resource, name, ctx.resource.info.group);
-    admitNamespace(ctx, deps, name);
-    return createObject(ctx, deps, obj, options.dryRun, options.fieldManager);
+  const admission = admissionOf(ctx, deps);
+  for (let attempt = 1; ; attempt++) {
+    const current = currentRevision(ctx, deps, key);
+    if (!current) {
+      if (!target.rules.createOnUpdate || ctx.info.subresource) throw notFound(ctx.resource.info.resource, name, ctx.resource.info.group);
+      admitNamespace(ctx, deps, name);
+      return createObject(ctx, deps, obj, options);
+    }
+    const old = currentReadOnly(ctx, current);
+    if (ctx.resource.custom && !obj.metadata.resourceVersion) {
+      // Custom resources allow no unconditional update.
+      throw invalidObject(ctx.resource.info.resource, ctx.resource.info.group, name, [invalidField('metadata.resourceVersion', { goSyntax: '0x0' }, 'must be specified for an update')]);
+    }
+    const who = actor(ctx, deps, options.fieldManager);
+    const mode = { verb: 'update', subresource: ctx.info.subresource } as const;
+    if (!admission) return finishUpdate(ctx, deps, key, current, old, prepareUpdate(old, obj, target, who, mode), options.dryRun);
+    // The webhooks see this attempt's own copy: a change meanwhile starts the update again from the new state.
+    const request = admissionRequest(ctx, 'UPDATE', name, options.dryRun, writeOptionsJson('UpdateOptions', options));
+    const next = (await admission.mutate(request, admissionView(structuredClone(obj), target, old), old))!;
+    const result = prepareUpdate(old, next, target, who, mode);
+    await admission.validate(request, result, old);
+    if (unchangedSince(ctx, deps, key, current, attempt)) return finishUpdate(ctx, deps, key, current, old, result, options.dryRun);
   }
-  const old = currentReadOnly(ctx, current);
-  if (ctx.resource.custom && !obj.metadata.resourceVersion) {
-    // Custom resources allow no unconditional update.
-    throw invalidObject(ctx.resource.info.resource, ctx.resource.info.group, name, [invalidField('metadata.resourceVersion', { goSyntax: '0x0' }, 'must be specified for an update')]);
-  }
-  const result = prepareUpdate(old, obj, target, actor(ctx, deps, options.fieldManager), { verb: 'update', subresource: ctx.info.subresource });
-  finishUpdate(ctx, deps, key, current, old, result, options.dryRun);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Random } from '../../k8s/names';
 import type { StoredObject } from '../../reconstruct';
 import type { Store } from '../../store/store';
 import type { ServedResources } from '../served-resources';
+import type { Admission } from './admission';
 import type { Patchers } from './patchers';
 
 /** What the write handlers need besides the request: the store, the served resources, the seeded generator and server time. */
@@ -14,6 +15,8 @@ export interface WriteDeps {
   now(): number;
   /** Patch appliers by content type (merge and JSON patch built in; strategic merge and apply plug in here). */
   patchers: Patchers;
+  /** Admission webhooks (none: no webhook is called). */
+  admission?: Admission;
 }
 
 /** RFC 3339 at second resolution, as metav1.Time serialises. */

@@ -1,0 +1,188 @@
+/**
+ * Admission webhooks on serve's writes, as the apiserver's MutatingAdmissionWebhook and
+ * ValidatingAdmissionWebhook plugins call them: mutating webhooks one after another (their JSON
+ * patches applied, `reinvocationPolicy: IfNeeded` webhooks called once more when a later one
+ * changed the object), validating webhooks all at once; a denial is the webhook's Status, a
+ * failed call the 500 unless `failurePolicy: Ignore`; warnings become Warning headers; dry runs
+ * reach only webhooks without side effects.
+ */
+import { applyPatch, type Operation } from 'fast-json-patch';
+import { isExemptFromWebhooks, webhookMatches, type AdmissionAttributes } from '../../k8s/admission-match';
+import { admissionReviewRequest, denialStatus, verifyAdmissionResponse, type ReviewAttributes, type UserInfo } from '../../k8s/admission-review';
+import { randomUid, type Random } from '../../k8s/names';
+import { StatusError, badRequest, failure, notFound, type Status } from '../../k8s/status';
+import type { Logger } from '../../log/logger';
+import { sameJsonContent } from '../../wire/json-object';
+import type { Admission, AdmissionRequest } from '../writes/admission-hooks';
+import { addWarnings } from '../writes/field-validation';
+import { callWebhook, webhookTarget, WebhookCallError, type ServiceLookup } from './webhook-client';
+import type { AdmissionWebhook, WebhookRegistry } from './webhook-registry';
+
+type Obj = Record<string, any>;
+
+export interface WebhookAdmissionDeps {
+  registry: WebhookRegistry;
+  services: ServiceLookup;
+  /** A namespace's labels, undefined when it does not exist. */
+  namespaceLabels(namespace: string): Record<string, string> | undefined;
+  random: Random;
+  log: Logger;
+}
+
+/** The user every request to serve is taken to be (serve has no authentication). */
+export const SERVE_USER: UserInfo = { username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] };
+
+export class WebhookAdmission implements Admission {
+  constructor(private readonly deps: WebhookAdmissionDeps) {}
+
+  /** Whether a write to this resource may call a webhook (none configured: no). */
+  applies(group: string, resource: string): boolean {
+    return !isExemptFromWebhooks(group, resource) && this.deps.registry.active();
+  }
+
+  /**
+   * The object after the mutating webhooks (the same object when none changed it). `object` is
+   * what they are shown (undefined for DELETE), `oldObject` the stored state.
+   */
+  async mutate(request: AdmissionRequest, object: Obj | undefined, oldObject: Obj | undefined): Promise<Obj | undefined> {
+    const hooks = this.deps.registry.mutatingWebhooks();
+    if (hooks.length === 0) return object;
+    let current = object;
+    const reinvocable = new Set<string>();
+    const reinvoke = new Set<string>();
+    let again = false;
+    for (const round of [0, 1]) {
+      if (round === 1 && !again) break;
+      for (const hook of hooks) {
+        const id = hookId(hook);
+        if (round === 1 && !reinvoke.has(id)) continue;
+        const attr = this.attributes(request, current, oldObject);
+        if (!this.matches(hook, attr)) continue;
+        const patched = await this.call(hook, request, attr, true);
+        if (patched !== undefined) {
+          if (current === undefined) {
+            throw internal(`admission webhook ${JSON.stringify(hook.spec.name)} attempted to modify the object, which is not supported for this operation`);
+          }
+          const next = applyWebhookPatch(current, patched);
+          if (!sameJsonContent(next, current)) {
+            for (const earlier of reinvocable) reinvoke.add(earlier);
+            reinvocable.clear();
+            again = true;
+            current = next;
+          }
+        }
+        if (hook.spec.reinvocationPolicy === 'IfNeeded') reinvocable.add(id);
+      }
+    }
+    return current;
+  }
+
+  /** Runs the validating webhooks at once; the first refusal (in webhook order) is thrown. */
+  async validate(request: AdmissionRequest, object: Obj | undefined, oldObject: Obj | undefined): Promise<void> {
+    const attr = this.attributes(request, object, oldObject);
+    const called = this.deps.registry.validatingWebhooks().filter((hook) => this.matches(hook, attr));
+    const outcomes = await Promise.allSettled(called.map((hook) => this.call(hook, request, attr, false)));
+    const refused = outcomes.find((o) => o.status === 'rejected');
+    if (refused) throw (refused as PromiseRejectedResult).reason;
+  }
+
+  private attributes(request: AdmissionRequest, object: Obj | undefined, oldObject: Obj | undefined): ReviewAttributes {
+    const { res: _res, ...rest } = request;
+    return { ...rest, object, oldObject, userInfo: SERVE_USER };
+  }
+
+  /** Whether the webhook is called; a namespace selector over a namespace that does not exist is the 404. */
+  private matches(hook: AdmissionWebhook, attr: AdmissionAttributes): boolean {
+    const outcome = webhookMatches(hook.spec, attr, (ns) => this.deps.namespaceLabels(ns));
+    if (outcome === 'namespace-missing') throw notFound('namespaces', attr.namespace);
+    return outcome === 'call';
+  }
+
+  /**
+   * One call: undefined when allowed without a patch, the decoded patch when one came; throws
+   * the denial, the dry-run refusal, or (failurePolicy Fail) the failed call.
+   */
+  private async call(hook: AdmissionWebhook, request: AdmissionRequest, attr: ReviewAttributes, mutating: boolean): Promise<unknown> {
+    const spec = hook.spec;
+    const name = String(spec.name ?? '');
+    try {
+      if (attr.dryRun) {
+        if (spec.sideEffects === undefined) throw callFailed(name, 'Webhook SideEffects is nil');
+        if (spec.sideEffects !== 'None' && spec.sideEffects !== 'NoneOnDryRun') throw badRequest(`admission webhook ${JSON.stringify(name)} does not support dry run`);
+      }
+      const version = reviewVersion(spec.admissionReviewVersions);
+      if (!version) throw new WebhookCallError('webhook does not accept known AdmissionReview versions (v1, v1beta1)', 'could not create admission objects');
+      const timeoutSeconds = typeof spec.timeoutSeconds === 'number' ? spec.timeoutSeconds : 10;
+      const target = webhookTarget(spec.clientConfig ?? {}, timeoutSeconds, this.deps.services);
+      const uid = randomUid(this.deps.random);
+      const review = admissionReviewRequest(version, uid, attr);
+      const answer = await callWebhook(target, `${JSON.stringify(review)}\n`, spec.clientConfig?.caBundle, timeoutSeconds * 1000);
+      const verified = verifyAdmissionResponse(answer, version, uid, mutating);
+      if ('invalid' in verified) throw callFailed(name, `received invalid webhook response: ${verified.invalid}`);
+      addWebhookWarnings(request.res, verified.warnings);
+      if (!verified.allowed) throw new StatusError(denialStatus(name, verified.result) as Status);
+      return decodedPatch(name, verified.patch);
+    } catch (err) {
+      if (!(err instanceof WebhookCallError || err instanceof WebhookCallFailure)) throw err;
+      const failed = err instanceof WebhookCallError ? callFailed(name, err.message) : err;
+      if (spec.failurePolicy === 'Ignore') {
+        this.deps.log.warn({ webhook: name, err: failed.message }, 'failed calling webhook, failing open');
+        return undefined;
+      }
+      throw failed;
+    }
+  }
+}
+
+/** The webhook's warnings as Warning headers: empty ones and repeats left out. */
+function addWebhookWarnings(res: AdmissionRequest['res'], warnings: string[]): void {
+  const present = new Set(headerList(res.getHeader('Warning')));
+  const fresh = [...new Set(warnings)].filter((w) => w !== '' && !/[\u0000-\u001f\u007f]/.test(w) && !present.has(`299 - ${JSON.stringify(w)}`));
+  if (fresh.length > 0) addWarnings(res, fresh);
+}
+
+const headerList = (value: unknown): string[] => (value === undefined ? [] : Array.isArray(value) ? value.map(String) : [String(value)]);
+
+const hookId = (hook: AdmissionWebhook) => `${hook.configuration}/${String(hook.spec.name)}/${hook.index}`;
+
+function reviewVersion(versions: unknown): string | undefined {
+  if (!Array.isArray(versions)) return undefined;
+  return versions.find((v) => v === 'v1' || v === 'v1beta1');
+}
+
+/** The JSON patch of a mutating webhook's answer, or undefined for none or an empty one. */
+function decodedPatch(name: string, patch: unknown): Operation[] | undefined {
+  if (patch === undefined) return undefined;
+  const { type, bytes } = patch as { type: string; bytes: Buffer };
+  if (type !== 'JSONPatch') throw callFailed(name, `unsupported patch type ${JSON.stringify(type)}`);
+  let ops: unknown;
+  try {
+    ops = JSON.parse(bytes.toString('utf8'));
+  } catch (err) {
+    throw internal((err as Error).message);
+  }
+  if (!Array.isArray(ops)) throw internal('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+  return ops.length > 0 ? (ops as Operation[]) : undefined;
+}
+
+function applyWebhookPatch(object: Obj, ops: unknown): Obj {
+  try {
+    return applyPatch(structuredClone(object), ops as Operation[], true, true).newDocument as Obj;
+  } catch (err) {
+    throw internal((err as Error).message.split('\n')[0]!);
+  }
+}
+
+/** apierrors.NewInternalError: 500 InternalError, the error as the one cause. */
+function internal(message: string): StatusError {
+  return new StatusError(failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }));
+}
+
+/** A failed call (ErrCallingWebhook): the 500, unless the webhook fails open. */
+class WebhookCallFailure extends StatusError {}
+
+function callFailed(name: string, reason: string): WebhookCallFailure {
+  const message = `failed calling webhook ${JSON.stringify(name)}: ${reason}`;
+  return new WebhookCallFailure(failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }));
+}
+

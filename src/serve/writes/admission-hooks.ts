@@ -1,0 +1,52 @@
+/**
+ * Where the write handlers meet admission webhooks (src/serve/admission): the request's
+ * attributes, and the webhooks' entry points when any may apply to the resource written.
+ */
+import type { AdmissionOperation } from '../../k8s/admission-match';
+import { writeConflict, OBJECT_MODIFIED } from '../../k8s/write-status';
+import type { StoredObject } from '../../reconstruct';
+import type { Revision } from '../../store/revision';
+import type { ResourceRequest } from '../resource-request';
+import { currentRevision } from './stored-write';
+import type { Admission, AdmissionRequest } from './admission';
+import type { WriteDeps } from './write-deps';
+
+type Obj = Record<string, any>;
+
+export type { Admission, AdmissionRequest };
+
+/** The webhooks, when any may be called for a write to this request's resource. */
+export function admissionOf(ctx: ResourceRequest, deps: WriteDeps): Admission | undefined {
+  const admission = deps.admission;
+  return admission?.applies(ctx.resource.info.group, ctx.resource.info.resource) ? admission : undefined;
+}
+
+export function admissionRequest(ctx: ResourceRequest, operation: AdmissionOperation, name: string, dryRun: boolean, options: Obj | undefined): AdmissionRequest {
+  const { group, version, resource } = ctx.resource.info;
+  const isNamespaces = group === '' && resource === 'namespaces';
+  return {
+    res: ctx.res,
+    operation,
+    group,
+    version,
+    resource,
+    subresource: ctx.info.subresource,
+    kind: ctx.resource.codec.type.kind,
+    namespace: isNamespaces ? ctx.info.name : ctx.resource.namespaced ? ctx.info.namespace : '',
+    name,
+    dryRun,
+    options,
+  };
+}
+
+/**
+ * After awaiting admission: true when the object is still at `current`; false to start again
+ * (the apiserver's GuaranteedUpdate retries, admission included), the 409 after a few tries.
+ */
+export function unchangedSince(ctx: ResourceRequest, deps: WriteDeps, key: string, current: Revision<StoredObject> | undefined, attempt: number): boolean {
+  if (currentRevision(ctx, deps, key) === current) return true;
+  if (attempt < MAX_ADMISSION_ATTEMPTS) return false;
+  throw writeConflict(ctx.resource.info.resource, ctx.resource.info.group, ctx.info.name, OBJECT_MODIFIED);
+}
+
+const MAX_ADMISSION_ATTEMPTS = 5;
