@@ -151,6 +151,14 @@ describe('update: rules the stored object already breaks are relaxed', () => {
     expect(texts(validateValidatingWebhookConfigurationUpdate(stored(hook({ sideEffects: null })), old))).toEqual(['webhooks[0].sideEffects: Required value: must specify one of None, NoneOnDryRun, Some, Unknown']);
   });
 
+  it('selector values that are no label values stay allowed only when the old object had such a value', () => {
+    const badValue = (v: string) => hook({ objectSelector: { matchExpressions: [{ key: 'tier', operator: 'In', values: [v] }] } });
+    const value = (v: string) => `webhooks[0].objectSelector.matchExpressions[0].values[0]: Invalid value: "${v}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`;
+    expect(validating(badValue('a b'))).toEqual([value('a b')]);
+    expect(texts(validateValidatingWebhookConfigurationUpdate(stored(badValue('c d')), stored(badValue('a b'))))).toEqual([]);
+    expect(texts(validateValidatingWebhookConfigurationUpdate(stored(badValue('c d')), stored(hook())))).toEqual([value('c d')]);
+  });
+
   it('a valid old object keeps every create rule', () => {
     const old = stored(hook());
     expect(texts(validateValidatingWebhookConfigurationUpdate(stored(hook({ sideEffects: 'Some' }), hook()), old))).toEqual([

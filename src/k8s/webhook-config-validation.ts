@@ -4,7 +4,8 @@
  * admissionregistration.k8s.io/v1 objects, after defaulting and the metadata rules: each
  * webhook's name, rules, policies, sideEffects, timeout, selectors and clientConfig, then its
  * admissionReviewVersions and the uniqueness of its name. An update relaxes the sideEffects,
- * review-version and unique-name rules where the stored object already breaks them. Pure.
+ * review-version, unique-name and selector-value rules where the stored object already breaks
+ * them. Pure.
  */
 import { duplicateField, invalidField, notSupportedField, requiredField, type FieldError } from './field-errors';
 import { validateLabelSelector } from './label-selector-validation';
@@ -19,9 +20,11 @@ interface Options {
   requireNoSideEffects: boolean;
   requireRecognizedAdmissionReviewVersion: boolean;
   requireUniqueWebhookNames: boolean;
+  /** Match-expression values of the selectors need not be label values. */
+  allowInvalidLabelValueInSelector: boolean;
 }
 
-const CREATE: Options = { requireNoSideEffects: true, requireRecognizedAdmissionReviewVersion: true, requireUniqueWebhookNames: true };
+const CREATE: Options = { requireNoSideEffects: true, requireRecognizedAdmissionReviewVersion: true, requireUniqueWebhookNames: true, allowInvalidLabelValueInSelector: false };
 
 const FAILURE_POLICIES = ['Fail', 'Ignore'];
 const MATCH_POLICIES = ['Equivalent', 'Exact'];
@@ -56,6 +59,7 @@ function updateOptions(old: Obj): Options {
     requireNoSideEffects: hooks.every((h) => isSet(h.sideEffects) && NO_SIDE_EFFECT_CLASSES.includes(String(h.sideEffects))),
     requireRecognizedAdmissionReviewVersion: hasAcceptedReviewVersions(hooks),
     requireUniqueWebhookNames: new Set(names).size === names.length,
+    allowInvalidLabelValueInSelector: hooks.some((h) => selectorErrors(h, 'old').length > 0),
   };
 }
 
@@ -87,13 +91,20 @@ function validateWebhook(hook: Obj, mutating: boolean, opts: Options, path: stri
   if (typeof hook.timeoutSeconds === 'number' && (hook.timeoutSeconds > 30 || hook.timeoutSeconds < 1)) {
     errs.push(invalidField(`${path}.timeoutSeconds`, hook.timeoutSeconds, 'the timeout value must be between 1 and 30 seconds'));
   }
-  errs.push(...validateLabelSelector(hook.namespaceSelector, `${path}.namespaceSelector`));
-  errs.push(...validateLabelSelector(hook.objectSelector, `${path}.objectSelector`));
+  const selectors = selectorErrors(hook, path);
+  errs.push(...(opts.allowInvalidLabelValueInSelector ? selectors.filter((e) => !(e.type === 'Invalid' && EXPRESSION_VALUE.test(e.field))) : selectors));
   if (mutating && isSet(hook.reinvocationPolicy) && !REINVOCATION_POLICIES.includes(String(hook.reinvocationPolicy))) {
     errs.push(notSupportedField(`${path}.reinvocationPolicy`, String(hook.reinvocationPolicy), REINVOCATION_POLICIES));
   }
   errs.push(...validateWebhookClientConfig(hook.clientConfig, `${path}.clientConfig`));
   return errs;
+}
+
+const EXPRESSION_VALUE = /\.matchExpressions\[\d+\]\.values\[\d+\]$/;
+
+/** The namespaceSelector's then the objectSelector's errors, match-expression values checked as label values. */
+function selectorErrors(hook: Obj, path: string): FieldError[] {
+  return [...validateLabelSelector(hook.namespaceSelector, `${path}.namespaceSelector`), ...validateLabelSelector(hook.objectSelector, `${path}.objectSelector`)];
 }
 
 /** utilvalidation.IsFullyQualifiedName: a DNS subdomain of at least three segments. */
