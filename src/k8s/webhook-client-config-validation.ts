@@ -108,9 +108,9 @@ function parseWithoutFragment(raw: string): ParsedUrl | string {
     if (host.error !== undefined) return host.error;
     url.host = host.host;
     if (at >= 0) {
-      url.user = authority.slice(0, at);
-      if (!/^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$/.test(url.user)) return 'net/url: invalid userinfo';
-      if (unescape(url.user) === undefined) return escapeError(url.user);
+      const user = userinfo(authority.slice(0, at));
+      if (user.error !== undefined) return user.error;
+      url.user = user.text;
     }
   }
   if (unescape(rest) === undefined) return escapeError(rest);
@@ -139,15 +139,53 @@ function parseHost(host: string): { host: string; error?: string } {
     colonPort = host.slice(close + 1);
   } else if (host.lastIndexOf(':') >= 0) colonPort = host.slice(host.lastIndexOf(':'));
   if (colonPort !== '' && !/^:[0-9]*$/.test(colonPort)) return { host: '', error: `invalid port ${goQuote(colonPort)} after host` };
-  const unescaped = unescape(host);
-  if (unescaped === undefined) return { host: '', error: escapeError(host) };
-  return { host: unescaped };
+  // In a host, %-escapes are for non-ASCII bytes (and %25), and only these ASCII characters may stand as they are.
+  for (let i = 0; i < host.length; i++) {
+    const c = host.charCodeAt(i);
+    if (c === 0x25) {
+      if (!/^[0-9A-Fa-f]{2}$/.test(host.slice(i + 1, i + 3))) return { host: '', error: escapeError(host.slice(i)) };
+      if (parseInt(host[i + 1]!, 16) < 8 && host.slice(i, i + 3) !== '%25') return { host: '', error: `invalid URL escape ${goQuote(host.slice(i, i + 3))}` };
+      i += 2;
+    } else if (c < 0x80 && !/[A-Za-z0-9\-_.~!$&'()*+,;=:[\]<>"]/.test(host[i]!)) return { host: '', error: `invalid character ${goQuote(host[i]!)} in host name` };
+  }
+  return { host: unescape(host)! };
 }
 
-/** %XX decoding; undefined where a `%` is not followed by two hex digits. */
+/** parseAuthority's user info, printed as Userinfo.String() prints it: user and password re-escaped. */
+function userinfo(raw: string): { text: string; error?: string } {
+  if (!/^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$/.test(raw)) return { text: '', error: 'net/url: invalid userinfo' };
+  const colon = raw.indexOf(':');
+  const parts = colon < 0 ? [raw] : [raw.slice(0, colon), raw.slice(colon + 1)];
+  const decoded = parts.map(unescape);
+  if (decoded.some((p) => p === undefined)) return { text: '', error: escapeError(raw) };
+  return { text: decoded.map((p) => escapeUserPassword(p!)).join(':') };
+}
+
+/** url.escape in encodeUserPassword mode. */
+function escapeUserPassword(s: string): string {
+  let out = '';
+  for (const byte of Buffer.from(s, 'utf8')) {
+    const ch = String.fromCharCode(byte);
+    out += /[A-Za-z0-9\-_.~$&+,;=]/.test(ch) ? ch : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+/** %XX decoding (the bytes read as UTF-8); undefined where a `%` is not followed by two hex digits. */
 function unescape(s: string): string | undefined {
   if (!/^(?:[^%]|%[0-9A-Fa-f]{2})*$/.test(s)) return undefined;
-  return s.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+  const bytes: number[] = [];
+  for (let i = 0; i < s.length; ) {
+    if (s[i] === '%') {
+      bytes.push(parseInt(s.slice(i + 1, i + 3), 16));
+      i += 3;
+    } else {
+      const cp = s.codePointAt(i)!;
+      bytes.push(...Buffer.from(String.fromCodePoint(cp), 'utf8'));
+      i += cp > 0xffff ? 2 : 1;
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
 }
 
 /** url.EscapeError: the first bad `%` sequence (at most three bytes). */

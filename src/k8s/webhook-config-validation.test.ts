@@ -171,3 +171,31 @@ describe('update: rules the stored object already breaks are relaxed', () => {
     ]);
   });
 });
+
+describe('webhook URLs as net/url parses them', () => {
+  const urlErrors = (u: string) => validating(hook({ clientConfig: { url: u } }));
+  const parseError = (u: string, err: string) => [`webhooks[0].clientConfig.url: Required value: url must be a valid URL: parse ${JSON.stringify(u)}: ${err}; desired format: https://host[/path]`];
+  it('accepts an upper-case scheme, an IP with a port, an IPv6 literal and an escaped path', () => {
+    for (const u of ['HTTPS://hooks.example.com/x', 'https://10.0.0.1:8443', 'https://[::1]:443/a', 'https://h.example.com/a%20b']) expect(urlErrors(u)).toEqual([]);
+  });
+  it('user info is shown as Userinfo.String() prints it; the fragment unescaped', () => {
+    expect(urlErrors('https://us%65r:p%40ss@h.example.com/#a%20b')).toEqual([
+      'webhooks[0].clientConfig.url: Invalid value: "user:p%40ss": user information is not permitted in the URL',
+      'webhooks[0].clientConfig.url: Invalid value: "a b": fragments are not permitted in the URL',
+    ]);
+  });
+  it("Parse's errors: a bad host character, a bad escape, a colon in a first segment, a missing ']'", () => {
+    expect(urlErrors('https://my host/x')).toEqual(parseError('https://my host/x', 'invalid character " " in host name'));
+    expect(urlErrors('https://h.example.com/%zz')).toEqual(parseError('https://h.example.com/%zz', 'invalid URL escape "%zz"'));
+    expect(urlErrors('https://h%41.example.com/')).toEqual(parseError('https://h%41.example.com/', 'invalid URL escape "%41"'));
+    expect(urlErrors('1http:x')).toEqual(parseError('1http:x', 'first path segment in URL cannot contain colon'));
+    expect(urlErrors('https://[::1/x')).toEqual(parseError('https://[::1/x', "missing ']' in host"));
+  });
+  it('an opaque or relative URL has no host', () => {
+    expect(urlErrors('https:hooks')).toEqual(['webhooks[0].clientConfig.url: Invalid value: "": host must be provided; desired format: https://host[/path]']);
+    expect(urlErrors('/relative')).toEqual([
+      "webhooks[0].clientConfig.url: Invalid value: \"\": 'https' is the only allowed URL scheme; desired format: https://host[/path]",
+      'webhooks[0].clientConfig.url: Invalid value: "": host must be provided; desired format: https://host[/path]',
+    ]);
+  });
+});
