@@ -30,6 +30,12 @@ import { validateSecretType } from './secret-type-validation';
 import { validateService, validateServiceUpdate } from './service-validation';
 import { validateStatefulSet, validateStatefulSetUpdate } from './statefulset-validation';
 import {
+  validateMutatingWebhookConfiguration,
+  validateMutatingWebhookConfigurationUpdate,
+  validateValidatingWebhookConfiguration,
+  validateValidatingWebhookConfigurationUpdate,
+} from './webhook-config-validation';
+import {
   validateDeployment,
   validateDeploymentUpdate,
   validateReplicaSet,
@@ -90,6 +96,10 @@ export function validateBuiltinSpec(kind: string, obj: Obj): FieldError[] {
       return validatePodDisruptionBudget(obj);
     case 'HorizontalPodAutoscaler':
       return validateHorizontalPodAutoscaler(obj);
+    case 'ValidatingWebhookConfiguration':
+      return validateValidatingWebhookConfiguration(obj);
+    case 'MutatingWebhookConfiguration':
+      return validateMutatingWebhookConfiguration(obj);
     default:
       return [];
   }
@@ -132,6 +142,10 @@ export function validateBuiltinSpecUpdate(kind: string, next: Obj, old: Obj): Fi
       return validateEventUpdate(next, old);
     case 'HorizontalPodAutoscaler':
       return validateHorizontalPodAutoscalerUpdate(next, old);
+    case 'ValidatingWebhookConfiguration':
+      return validateValidatingWebhookConfigurationUpdate(next, old);
+    case 'MutatingWebhookConfiguration':
+      return validateMutatingWebhookConfigurationUpdate(next, old);
     default:
       return validateBuiltinSpec(kind, next);
   }

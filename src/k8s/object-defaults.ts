@@ -17,6 +17,7 @@ import { defaultHpaSpec } from './hpa-defaults';
 import { admitPod, defaultPodSpec, qosClass } from './pod-defaults';
 import { allocateService, keepAllocated, serviceAddresses, type ServiceAllocations } from './service-allocation';
 import { dropTypeDependentFields } from './service-type-change';
+import { defaultWebhookConfiguration } from './webhook-config-defaults';
 import type { Random } from './names';
 import { isPlainObject } from '../wire/json-object';
 
@@ -140,6 +141,10 @@ export function applyDefaults(kind: string, obj: Obj, old?: Obj): void {
       return;
     case 'HorizontalPodAutoscaler':
       if (spec) defaultHpaSpec(spec, obj.apiVersion === 'autoscaling/v2');
+      return;
+    case 'MutatingWebhookConfiguration':
+    case 'ValidatingWebhookConfiguration':
+      defaultWebhookConfiguration(obj, kind === 'MutatingWebhookConfiguration');
       return;
     case 'Secret':
       if (isPlainObject(obj.stringData)) {
