@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { serve, type ServeServer } from '../../src/serve';
 import { get } from '../support/http-client';
 import { kubectl } from '../support/kube-clients';
+import { RecordingBuilder } from '../support/recording-builder';
 import { allow, deny, patchWith, startWebhookServer, type WebhookServer } from '../support/webhook-server';
 
 type Obj = Record<string, any>;
@@ -167,8 +168,23 @@ describe('serve: admission webhooks', () => {
     expect(del.json.message).toBe('Internal error occurred: admission webhook "meddle.example.com" attempted to modify the object, which is not supported for this operation');
     const update = await send('PATCH', `${CM}/keep`, { data: { b: '2' } }, 'application/merge-patch+json');
     expect(update.status).toBe(500);
-    expect(update.json.reason).toBe('InternalError');
+    expect(update.json.message).toBe('Internal error occurred: replace operation does not apply: doc is missing key: /data/missing: missing value');
     expect((await send('GET', `${CM}/keep`)).json.data).toEqual({ a: '1' });
+  });
+
+  it('a patched object is decoded again: fields the kind lacks are dropped, a wrongly typed value is the 500', async () => {
+    hooks.handle('/extra', (review) => (review.request.object.data?.typed
+      ? patchWith([{ op: 'replace', path: '/data/typed', value: 7 }])
+      : patchWith([{ op: 'add', path: '/bogus', value: { x: 1 } }, { op: 'add', path: '/data/added', value: 'by-webhook' }])));
+    await install('Mutating', 'extra', [webhook('extra.example.com', '/extra')]);
+    const created = await send('POST', CM, configMap('extra'));
+    expect(created.status).toBe(201);
+    expect(created.json.bogus).toBeUndefined();
+    expect(created.json.data).toEqual({ a: '1', added: 'by-webhook' });
+    const typed = await send('POST', CM, configMap('typed', {}, { typed: 'yes' }));
+    expect(typed.status).toBe(500);
+    expect(typed.json.reason).toBe('InternalError');
+    expect(typed.json.message).toMatch(/^Internal error occurred: .*cannot unmarshal number into Go struct field ConfigMap\.data of type string/);
   });
 
   it('failurePolicy: an unreachable webhook fails the write (500) unless it is Ignore', async () => {
@@ -263,5 +279,24 @@ describe('serve: admission webhooks', () => {
     const conditional = await send('PUT', `${CM}/raced`, { ...current, data: { from: 'client' } });
     expect(conditional.status).toBe(409);
     expect(conditional.json.message).toBe('Operation cannot be fulfilled on configmaps "raced": the object has been modified; please apply your changes to the latest version and try again');
+  });
+
+  it('configurations from a recording are served but not called (their services are the recorded cluster’s)', async () => {
+    hooks.handle('/recorded', () => deny({ message: 'recorded webhook called' }));
+    const db = join(dir, 'recorded.db');
+    const b = new RecordingBuilder(db);
+    const recorded = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'recorded', resourceVersion: '5', uid: 'u-1' }, webhooks: [webhook('recorded.example.com', '/recorded')] };
+    b.list({ group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration' }, { rv: 10, items: [recorded] });
+    b.close();
+    const replayed = await serve({ db, seed: 3 });
+    try {
+      const r = await get(`${replayed.url}/api/v1/namespaces/default/configmaps`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(configMap('after-recording')) });
+      expect(r.status).toBe(201);
+      expect(hooks.reviews('/recorded')).toHaveLength(0);
+      const listed = JSON.parse((await get(`${replayed.url}${ADMISSION}/validatingwebhookconfigurations`)).body.toString('utf8'));
+      expect(listed.items.map((i: Obj) => i.metadata.name)).toEqual(['recorded']);
+    } finally {
+      await replayed.close();
+    }
   });
 });

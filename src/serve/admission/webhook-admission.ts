@@ -10,7 +10,7 @@ import { applyPatch, type Operation } from 'fast-json-patch';
 import { isExemptFromWebhooks, webhookMatches, type AdmissionAttributes } from '../../k8s/admission-match';
 import { admissionReviewRequest, denialStatus, verifyAdmissionResponse, type ReviewAttributes, type UserInfo } from '../../k8s/admission-review';
 import { randomUid, type Random } from '../../k8s/names';
-import { StatusError, badRequest, failure, notFound, type Status } from '../../k8s/status';
+import { StatusError, badRequest, notFound, statusFor, type Status } from '../../k8s/status';
 import type { Logger } from '../../log/logger';
 import { sameJsonContent } from '../../wire/json-object';
 import type { Admission, AdmissionRequest } from '../writes/admission-hooks';
@@ -63,7 +63,7 @@ export class WebhookAdmission implements Admission {
           if (current === undefined) {
             throw internal(`admission webhook ${JSON.stringify(hook.spec.name)} attempted to modify the object, which is not supported for this operation`);
           }
-          const next = applyWebhookPatch(current, patched);
+          const next = request.settle(applyWebhookPatch(current, patched as Operation[]));
           if (!sameJsonContent(next, current)) {
             for (const earlier of reinvocable) reinvoke.add(earlier);
             reinvocable.clear();
@@ -165,24 +165,55 @@ function decodedPatch(name: string, patch: unknown): Operation[] | undefined {
   return ops.length > 0 ? (ops as Operation[]) : undefined;
 }
 
-function applyWebhookPatch(object: Obj, ops: unknown): Obj {
+function applyWebhookPatch(object: Obj, ops: Operation[]): Obj {
+  const doc = structuredClone(object);
   try {
-    return applyPatch(structuredClone(object), ops as Operation[], true, true).newDocument as Obj;
+    return applyPatch(doc, ops, true, true).newDocument as Obj;
   } catch (err) {
-    throw internal((err as Error).message.split('\n')[0]!);
+    // `doc` holds the operations before the failed one.
+    throw internal(jsonPatchFailure(doc, err as Error & { index?: number }, ops));
   }
 }
 
-/** apierrors.NewInternalError: 500 InternalError, the error as the one cause. */
-function internal(message: string): StatusError {
-  return new StatusError(failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }));
+/** evanphx/json-patch's text for a patch that does not apply (the library the apiserver uses). */
+function jsonPatchFailure(doc: Obj, err: Error & { index?: number }, ops: Operation[]): string {
+  const op = (ops[err.index ?? -1] ?? {}) as Obj;
+  const path = String(op.path ?? '');
+  switch (err.name) {
+    case 'TEST_OPERATION_FAILED': return `testing value ${path} failed: test failed`;
+    case 'OPERATION_OP_INVALID': return `Unexpected kind: ${String(op.op)}`;
+    case 'OPERATION_FROM_UNRESOLVABLE': return `${op.op} operation does not apply: doc is missing from path: ${String(op.from)}: missing value`;
+    case 'OPERATION_PATH_CANNOT_ADD':
+    case 'OPERATION_PATH_UNRESOLVABLE': {
+      const parent = path.slice(0, path.lastIndexOf('/'));
+      if (op.op === 'replace') return `replace operation does not apply: doc is missing key: ${path}: missing value`;
+      if (op.op === 'remove' && resolves(doc, parent)) return `Unable to remove nonexistent key: ${unescapePointer(path.slice(parent.length + 1))}: missing value`;
+      return `${String(op.op)} operation does not apply: doc is missing path: ${JSON.stringify(path)}: missing value`;
+    }
+  }
+  return err.message.split('\n')[0]!;
 }
+
+function resolves(doc: unknown, pointer: string): boolean {
+  let at: unknown = doc;
+  for (const raw of pointer === '' ? [] : pointer.slice(1).split('/')) {
+    if (!at || typeof at !== 'object') return false;
+    const key = unescapePointer(raw);
+    if (!Object.prototype.hasOwnProperty.call(at, key)) return false;
+    at = (at as Obj)[key];
+  }
+  return at !== null && typeof at === 'object';
+}
+
+const unescapePointer = (segment: string) => segment.replace(/~1/g, '/').replace(/~0/g, '~');
+
+/** apierrors.NewInternalError: 500 InternalError, the error as the one cause. */
+const internal = (message: string): StatusError => statusFor(500, message);
 
 /** A failed call (ErrCallingWebhook): the 500, unless the webhook fails open. */
 class WebhookCallFailure extends StatusError {}
 
 function callFailed(name: string, reason: string): WebhookCallFailure {
-  const message = `failed calling webhook ${JSON.stringify(name)}: ${reason}`;
-  return new WebhookCallFailure(failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }));
+  return new WebhookCallFailure(internal(`failed calling webhook ${JSON.stringify(name)}: ${reason}`).status);
 }
 

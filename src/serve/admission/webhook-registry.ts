@@ -2,12 +2,13 @@
  * The admission webhooks of the stored MutatingWebhookConfiguration and
  * ValidatingWebhookConfiguration objects, in the order the apiserver calls them (configurations
  * by name, webhooks in their order), rebuilt when one of those objects changes. With none stored
- * a write asks one boolean.
+ * a write asks one boolean. Only configurations written to serve count: those of a recording
+ * name services of the recorded cluster, which serve cannot reach, so they are served, not called.
  */
 import type { StoredObject } from '../../reconstruct';
 import type { Store } from '../../store/store';
 import type { ServedResources } from '../served-resources';
-import { objectOf } from '../writes/written-object';
+import { objectOf, WrittenObject } from '../writes/written-object';
 
 type Obj = Record<string, any>;
 
@@ -66,6 +67,7 @@ export class WebhookRegistry {
     if (!served || served.store.keyCount === 0) return [];
     const configurations = served.store
       .snapshot(this.store.head, '')
+      .filter((r) => r.value instanceof WrittenObject)
       .map((r) => objectOf(r.value, served.codec.type))
       .sort((a, b) => compare(a.metadata?.name ?? '', b.metadata?.name ?? ''));
     const hooks: AdmissionWebhook[] = [];

@@ -3,7 +3,13 @@
  * attributes, and the webhooks' entry points when any may apply to the resource written.
  */
 import type { AdmissionOperation } from '../../k8s/admission-match';
+import { statusFor } from '../../k8s/status';
 import { writeConflict, OBJECT_MODIFIED } from '../../k8s/write-status';
+import { decodeTypeError } from '../../schema/decode-type-error';
+import { builtinSchema } from '../builtin-schema';
+import { settleAppliedNulls } from './field-validation';
+import { admissionView } from './prepare';
+import { writeTarget } from './write-request';
 import type { StoredObject } from '../../reconstruct';
 import type { Revision } from '../../store/revision';
 import type { ResourceRequest } from '../resource-request';
@@ -21,7 +27,7 @@ export function admissionOf(ctx: ResourceRequest, deps: WriteDeps): Admission | 
   return admission?.applies(ctx.resource.info.group, ctx.resource.info.resource) ? admission : undefined;
 }
 
-export function admissionRequest(ctx: ResourceRequest, operation: AdmissionOperation, name: string, dryRun: boolean, options: Obj | undefined): AdmissionRequest {
+export function admissionRequest(ctx: ResourceRequest, operation: AdmissionOperation, name: string, dryRun: boolean, options: Obj | undefined, old?: Obj): AdmissionRequest {
   const { group, version, resource } = ctx.resource.info;
   const isNamespaces = group === '' && resource === 'namespaces';
   return {
@@ -36,7 +42,23 @@ export function admissionRequest(ctx: ResourceRequest, operation: AdmissionOpera
     name,
     dryRun,
     options,
+    settle: (obj) => settleMutated(ctx, obj, operation === 'UPDATE' ? old : undefined),
   };
+}
+
+/**
+ * A webhook's patched object decoded again: for a built-in kind a wrongly typed value is the
+ * 500 and fields the kind does not have are dropped; the kind's defaults are applied again.
+ */
+function settleMutated(ctx: ResourceRequest, obj: Obj, old: Obj | undefined): Obj {
+  if (!ctx.resource.custom && !ctx.resource.info.unstructured) {
+    const { apiVersion, kind } = ctx.resource.codec.type;
+    const root = builtinSchema().typeOf(apiVersion, kind);
+    const message = root ? decodeTypeError(obj, root) : undefined;
+    if (message !== undefined) throw statusFor(500, message);
+    settleAppliedNulls(ctx, obj);
+  }
+  return admissionView(obj, writeTarget(ctx), old);
 }
 
 /**

@@ -18,6 +18,8 @@ export interface AdmissionRequest {
   name: string;
   dryRun: boolean;
   options: Obj | undefined;
+  /** A mutating webhook's patched object as the apiserver decodes it again (checked, pruned, defaulted). */
+  settle(obj: Obj): Obj;
 }
 
 /** The admission chain's webhooks as the write handlers call them. */

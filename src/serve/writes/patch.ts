@@ -141,7 +141,7 @@ async function patchAdmitted(first: PatchAttempt, key: string, admission: Admiss
     const a: PatchAttempt = { ...first, current, old, json: attempt === 1 ? first.json : isApply ? applyBodyJson(body) : undefined };
     const patched = patchResult(a, fresh, false);
     if (!current) return createByApply(ctx, deps, key, patched, target, who, options);
-    const request = admissionRequest(ctx, 'UPDATE', ctx.info.name, options.dryRun, writeOptionsJson('UpdateOptions', options));
+    const request = admissionRequest(ctx, 'UPDATE', ctx.info.name, options.dryRun, writeOptionsJson('UpdateOptions', options), old);
     const next = (await admission.mutate(request, admissionView(patched, target, old), old))!;
     const result = prepareUpdate(old, next, target, who, { verb: 'patch', subresource: ctx.info.subresource, appliedFields: isApply });
     await admission.validate(request, result, old);

@@ -52,7 +52,7 @@ export async function handleUpdate(ctx: ResourceRequest, deps: WriteDeps): Promi
     const mode = { verb: 'update', subresource: ctx.info.subresource } as const;
     if (!admission) return finishUpdate(ctx, deps, key, current, old, prepareUpdate(old, obj, target, who, mode), options.dryRun);
     // The webhooks see this attempt's own copy: a change meanwhile starts the update again from the new state.
-    const request = admissionRequest(ctx, 'UPDATE', name, options.dryRun, writeOptionsJson('UpdateOptions', options));
+    const request = admissionRequest(ctx, 'UPDATE', name, options.dryRun, writeOptionsJson('UpdateOptions', options), old);
     const next = (await admission.mutate(request, admissionView(structuredClone(obj), target, old), old))!;
     const result = prepareUpdate(old, next, target, who, mode);
     await admission.validate(request, result, old);
