@@ -25,6 +25,7 @@ import { answerSubjectAccessReview, isSubjectAccessReview } from './subject-acce
 import { answerTokenRequest, isTokenRequest } from './token-request';
 import { answerTokenReview, isTokenReview } from './token-review';
 import { TokenSigner } from './token-signer';
+import { handlePodLog } from './pod-log';
 
 export interface DispatchDeps {
   store: Store<StoredObject>;
@@ -75,7 +76,7 @@ async function dispatch(deps: DispatchDeps, signer: TokenSigner, req: IncomingMe
   if ((resource.namespaced && info.name && !info.namespace) || (!resource.namespaced && info.namespace)) throw resourceNotFound();
   const scale = info.subresource === 'scale' && hasScale(resource);
   const customScale = info.subresource === 'scale' && resource.custom?.scale !== undefined;
-  const podSubresource = podSubresourceHandler(resource, info.subresource);
+  const podSubresource = podSubresourceHandler(resource, info.subresource) ?? podLogHandler(resource, info);
   if ((!OBJECT_SUBRESOURCES.has(info.subresource) && !scale && !customScale && !podSubresource) || (info.subresource === 'finalize' && info.verb !== 'update')) throw resourceNotFound();
   if (info.subresource === 'status' && (resource.custom ? !resource.custom.status : !hasStatusSubresource(info.apiGroup, info.resource, !resource.info.unstructured))) throw resourceNotFound();
   const ctx: ResourceRequest = {
@@ -109,6 +110,12 @@ async function dispatch(deps: DispatchDeps, signer: TokenSigner, req: IncomingMe
     default:
       return handleWrite(ctx, deps.writes);
   }
+}
+
+/** GET pods/NAME/log (serve's pods have no container to log, see pod-log.ts). */
+function podLogHandler(resource: { info: { group: string; resource: string; unstructured?: boolean } }, info: { subresource: string; verb: string }) {
+  if (resource.info.group !== '' || resource.info.resource !== 'pods' || resource.info.unstructured || info.subresource !== 'log') return undefined;
+  return info.verb === 'get' ? handlePodLog : undefined;
 }
 
 function sendPageNotFound(res: ServerResponse): void {
