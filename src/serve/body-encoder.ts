@@ -108,7 +108,7 @@ export class BodyEncoder {
   private table(values: readonly StoredObject[], listMeta: ListMetaInput, noHeaders = false): Obj {
     const recordedRows = new Map<string, RecordedRow>();
     const items = values.map((v) => {
-      const obj = v.toJsonObject(this.codec.type);
+      const obj = this.codec.jsonObject(v);
       if (v.row) {
         try {
           const row = JSON.parse(v.row) as RecordedRow;

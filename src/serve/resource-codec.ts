@@ -32,6 +32,11 @@ export class ResourceCodec {
     return value.fullJson(this.type);
   }
 
+  /** The object as a JSON value (what Table rows are read from). */
+  jsonObject(value: StoredObject): Record<string, any> {
+    return value.toJsonObject(this.type);
+  }
+
   /**
    * A list of the objects, as the apiserver writes typed lists (or unstructured ones for custom
    * resources), newline-terminated like Go's encoder. Assembled in one allocation: each item's

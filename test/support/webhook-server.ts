@@ -2,7 +2,8 @@
  * An admission webhook server for tests: HTTPS on 127.0.0.1:0 with the certificate in
  * test/fixtures/webhook-tls (valid for 127.0.0.1, localhost, webhook.default.svc and
  * webhook.system.svc, signed by ca.crt). Each path answers with its handler's AdmissionReview
- * response; every review received is kept, with the request's path and headers.
+ * response (an AdmissionReview or ConversionReview, as asked); every review received is kept,
+ * with the request's path and headers.
  */
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
@@ -69,7 +70,7 @@ export async function startWebhookServer(): Promise<WebhookServer> {
       }
       const response = { uid: review.request?.uid, ...answer };
       res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ apiVersion: review.apiVersion ?? 'admission.k8s.io/v1', kind: 'AdmissionReview', response }));
+      res.end(JSON.stringify({ apiVersion: review.apiVersion ?? 'admission.k8s.io/v1', kind: review.kind ?? 'AdmissionReview', response }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -4,6 +4,7 @@
  * interface SSA and field validation read), the Ajv validator, subresources and printer columns.
  */
 import { storageVersion } from '../../k8s/crd-object';
+import { conversionWebhookOf, type ConversionWebhook } from './conversion-webhook';
 import { crdSchema, customResourceValidator, type CustomResourceValidator, type SchemaNode } from '../../schema';
 
 type Obj = Record<string, any>;
@@ -30,6 +31,10 @@ export interface CustomResourceType {
   version: string;
   /** The version objects are stored in (conversion None: only apiVersion differs). */
   storageVersion: string;
+  /** Every served version's name. */
+  servedVersions: string[];
+  /** The CRD's conversion webhook (`strategy: Webhook`); undefined for None. */
+  conversion?: ConversionWebhook;
   plural: string;
   singular: string;
   kind: string;
@@ -57,6 +62,8 @@ export function customResourceTypes(crd: Obj, removed: Set<() => void>): CustomR
   const kind = String(names.kind ?? '');
   const schema = crdSchema(crd);
   const stored = storageVersion(crd);
+  const served = ((spec.versions ?? []) as Obj[]).filter((v) => v.served !== false).map((v) => String(v.name));
+  const conversion = conversionWebhookOf(crd);
   const onRemoved = (listener: () => void) => {
     removed.add(listener);
     return () => removed.delete(listener);
@@ -70,6 +77,8 @@ export function customResourceTypes(crd: Obj, removed: Set<() => void>): CustomR
         group,
         version: String(v.name),
         storageVersion: stored,
+        servedVersions: served,
+        ...(conversion ? { conversion } : {}),
         plural: String(names.plural ?? ''),
         singular: String(names.singular ?? kind.toLowerCase()),
         kind,

@@ -1,10 +1,14 @@
 /**
  * The codec of a custom resource version other than the storage version: objects are stored in
- * the storage version and, conversion being None, only their apiVersion differs. Custom
- * resources are written with sorted keys, so the apiVersion is always the first member.
+ * the storage version; with conversion None only their apiVersion differs (custom resources are
+ * written with sorted keys, so the apiVersion is always the first member); a state a conversion
+ * webhook converted is shown as the webhook gave it for this version.
  */
 import type { SeenResource, StoredObject } from '../../reconstruct';
 import { ResourceCodec } from '../resource-codec';
+import { convertedObject } from '../writes/custom-conversion';
+
+type Obj = Record<string, any>;
 
 export class VersionedCodec extends ResourceCodec {
   private readonly storedPrefix: string;
@@ -17,7 +21,21 @@ export class VersionedCodec extends ResourceCodec {
   }
 
   override objectJson(value: StoredObject): string {
+    const converted = convertedObject(value, this.type.apiVersion);
+    if (converted) return JSON.stringify(sortKeys(converted));
     const json = super.objectJson(value);
     return json.startsWith(this.storedPrefix) ? this.servedPrefix + json.slice(this.storedPrefix.length) : json;
   }
+
+  override jsonObject(value: StoredObject): Obj {
+    return convertedObject(value, this.type.apiVersion) ?? super.jsonObject(value);
+  }
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (!value || typeof value !== 'object') return value;
+  const out: Obj = {};
+  for (const k of Object.keys(value).sort()) out[k] = sortKeys((value as Obj)[k]);
+  return out;
 }

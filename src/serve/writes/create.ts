@@ -4,6 +4,7 @@ import { parseWriteOptions, type WriteOptions } from '../../k8s/write-options';
 import { alreadyExists, badRequestMessage, methodNotAllowedHere } from '../../k8s/write-status';
 import type { ResourceRequest } from '../resource-request';
 import { admissionOf, admissionRequest } from './admission-hooks';
+import { convertForStore, convertsByWebhook } from './custom-conversion';
 import { admissionView, prepareCreate } from './prepare';
 import { admitServiceAccount } from './service-account-admission';
 import { checkBodyType, decodeObject, readBody } from './request-body';
@@ -39,6 +40,7 @@ export async function createObject(ctx: ResourceRequest, deps: WriteDeps, obj: R
   if (ctx.resource.info.group === '' && ctx.resource.info.resource === 'pods') admitServiceAccount(prepared, target.namespace, deps);
   // Validating webhooks see the generated name.
   if (admission && request) await admission.validate({ ...request, name: prepared.metadata.name }, prepared, undefined);
+  if (convertsByWebhook(ctx)) await convertForStore(ctx, deps, prepared);
   const key = keyOf(ctx, prepared.metadata.name);
   if (currentRevision(ctx, deps, key)) throw alreadyExists(ctx.resource.info.resource, ctx.resource.info.group, prepared.metadata.name);
   respondObject(ctx, 201, options.dryRun ? unstored(ctx, prepared) : commitObject(ctx, deps, key, prepared));

@@ -11,6 +11,7 @@ import { notFound, resourceNotFound } from '../../k8s/status';
 import { invalidObject, methodNotAllowedHere, patchRejected, writeConflict, OBJECT_MODIFIED } from '../../k8s/write-status';
 import type { ManagedFieldsEntry } from '../../k8s/managed-fields';
 import type { ResourceRequest } from '../resource-request';
+import { convertedObject, convertForStore, convertsByWebhook } from './custom-conversion';
 import { valueAtPath, setAtPath } from './custom-resource-rules';
 import { patcherFor } from './patchers';
 import { prepareUpdate } from './prepare';
@@ -57,8 +58,12 @@ export async function handleCustomScale(ctx: ResourceRequest, deps: WriteDeps): 
   else delete result.metadata.managedFields;
   const final = finalObject(ctx, result);
   if (sameObject(final, finalObject(ctx, old)) || options.dryRun) return respondJson(ctx, 200, scaleOf(ctx, final));
+  if (convertsByWebhook(ctx)) {
+    await convertForStore(ctx, deps, final);
+    if (currentRevision(ctx, deps, key) !== current) throw writeConflict(ctx.resource.info.resource, ctx.resource.info.group, name, OBJECT_MODIFIED);
+  }
   const stored = commitObject(ctx, deps, key, final);
-  respondJson(ctx, 200, scaleOf(ctx, stored.object));
+  respondJson(ctx, 200, scaleOf(ctx, convertedObject(stored, ctx.resource.codec.type.apiVersion) ?? stored.object));
 }
 
 /** The autoscaling/v1 Scale of a custom resource. */

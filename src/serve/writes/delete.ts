@@ -13,6 +13,7 @@ import type { StoredObject } from '../../reconstruct';
 import type { Revision } from '../../store/revision';
 import type { ResourceRequest } from '../resource-request';
 import { admissionOf, admissionRequest, unchangedSince, type Admission, type AdmissionRequest } from './admission-hooks';
+import { carryForms } from './custom-conversion';
 import { readBody } from './request-body';
 import { IMMORTAL_NAMESPACES, type ResourceRules } from './resource-rules';
 import { commitDeletion, commitObject, currentObject, currentRevision, finalObject, keyOf, respondJson, respondObject, unstored } from './stored-write';
@@ -92,6 +93,8 @@ export function deleteObject(ctx: ResourceRequest, deps: WriteDeps, key: string,
   const special = (group === '' && (resource === 'namespaces' || resource === 'pods')) || (group === 'apiextensions.k8s.io' && resource === 'customresourcedefinitions');
   if (!special && !meta.deletionTimestamp && propagationFinalizers(meta.finalizers ?? [], options, rules).length === 0) return gone(old);
   const next = structuredClone(old);
+  // A custom resource's converted forms are those of the state it marks (only metadata changes).
+  if (ctx.resource.custom) carryForms(current.value, next);
   const nextMeta = next.metadata as Obj;
 
   if (ctx.resource.info.group === '' && ctx.resource.info.resource === 'namespaces') {

@@ -16,6 +16,7 @@ import { applyBodyJson } from './apply-patcher';
 import { freezeObject, isFrozenWrite } from '../../wire/frozen-tree';
 import { APPLY_PATCH, patcherFor, type ApplyContext, type Patcher, type PatchReport } from './patchers';
 import { admissionOf, admissionRequest, unchangedSince, type Admission } from './admission-hooks';
+import { convertForStore, convertsByWebhook } from './custom-conversion';
 import { admissionView, prepareCreate, prepareUpdate, type Actor, type WriteTarget } from './prepare';
 import { checkObject, readBody } from './request-body';
 import { commitObject, currentObject, currentReadOnly, currentRevision, keyOf, respondObject, unstored } from './stored-write';
@@ -49,7 +50,7 @@ export async function handlePatch(ctx: ResourceRequest, deps: WriteDeps): Promis
   if (isApply) validateApplyBody(ctx, body, options.fieldValidation, json);
   const attempt: PatchAttempt = { ctx, deps, current, old, patcher, body, json, contentType, isApply, options, target, who, apply };
   const admission = admissionOf(ctx, deps);
-  if (admission) return patchAdmitted(attempt, key, admission);
+  if (admission || convertsByWebhook(ctx)) return patchAdmitted(attempt, key, admission);
   let updated: Obj | undefined;
   if (current && patcher.sharesLive === true && sharesLive(ctx, target)) {
     const warnings = ctx.res.getHeader('Warning');
@@ -126,11 +127,12 @@ function patchResult(a: PatchAttempt, base: Obj, shared: boolean): Obj {
 }
 
 /**
- * A patch with admission webhooks: on a copy of the current state, the mutating webhooks between
- * the patch and the update path, the validating ones before the store; a change of the object
- * meanwhile starts again from the new state (the patch is applied anew, as the apiserver retries).
+ * A patch that awaits webhooks (admission, a CRD's conversion): on a copy of the current state,
+ * the mutating webhooks between the patch and the update path, the validating ones and the
+ * conversion before the store; a change of the object meanwhile starts again from the new state
+ * (the patch is applied anew, as the apiserver retries).
  */
-async function patchAdmitted(first: PatchAttempt, key: string, admission: Admission): Promise<void> {
+async function patchAdmitted(first: PatchAttempt, key: string, admission: Admission | undefined): Promise<void> {
   const { ctx, deps, isApply, options, target, who, body } = first;
   const { kind, apiVersion } = ctx.resource.codec.type;
   for (let attempt = 1; ; attempt++) {
@@ -141,10 +143,11 @@ async function patchAdmitted(first: PatchAttempt, key: string, admission: Admiss
     const a: PatchAttempt = { ...first, current, old, json: attempt === 1 ? first.json : isApply ? applyBodyJson(body) : undefined };
     const patched = patchResult(a, fresh, false);
     if (!current) return createByApply(ctx, deps, key, patched, target, who, options);
-    const request = admissionRequest(ctx, 'UPDATE', ctx.info.name, options.dryRun, writeOptionsJson('UpdateOptions', options), old);
-    const next = (await admission.mutate(request, admissionView(patched, target, old), old))!;
+    const request = admission && admissionRequest(ctx, 'UPDATE', ctx.info.name, options.dryRun, writeOptionsJson('UpdateOptions', options), old);
+    const next = admission && request ? (await admission.mutate(request, admissionView(patched, target, old), old))! : patched;
     const result = prepareUpdate(old, next, target, who, { verb: 'patch', subresource: ctx.info.subresource, appliedFields: isApply });
-    await admission.validate(request, result, old);
+    if (admission && request) await admission.validate(request, result, old);
+    if (convertsByWebhook(ctx)) await convertForStore(ctx, deps, result);
     if (unchangedSince(ctx, deps, key, current, attempt)) return finishUpdate(ctx, deps, key, current, old, result, options.dryRun);
   }
 }
@@ -169,6 +172,7 @@ async function createByApply(ctx: ResourceRequest, deps: WriteDeps, key: string,
   if (admission && request) obj = (await admission.mutate(request, admissionView(obj, target), undefined))!;
   const prepared = prepareCreate(obj, target, who, true);
   if (admission && request) await admission.validate(request, prepared, undefined);
+  if (convertsByWebhook(ctx)) await convertForStore(ctx, deps, prepared);
   if (currentRevision(ctx, deps, key)) throw alreadyExists(ctx.resource.info.resource, ctx.resource.info.group, prepared.metadata.name);
   respondObject(ctx, 201, options.dryRun ? unstored(ctx, prepared) : commitObject(ctx, deps, key, prepared));
 }

@@ -14,7 +14,8 @@ import type { ResourceRequest } from '../resource-request';
 import { fallBack, representation } from '../resource-handlers';
 import { writeBody } from '../response-body';
 import type { WriteDeps } from './write-deps';
-import { objectOf, restampedText, WrittenObject } from './written-object';
+import { carryForms, convertedObject, formsOf } from './custom-conversion';
+import { objectOf, restampedText, WrittenObject, type StoredForms } from './written-object';
 
 type Obj = Record<string, any>;
 
@@ -29,7 +30,9 @@ export function currentRevision(ctx: ResourceRequest, deps: WriteDeps, key: stri
 
 /** The live state as an object the caller may change, its resourceVersion set from the revision. */
 export function currentObject(ctx: ResourceRequest, revision: Revision<StoredObject>): Obj {
-  const obj = objectOf(revision.value, ctx.resource.codec.type);
+  // A custom resource a conversion webhook converted: the form of the request's version.
+  const converted = ctx.resource.custom ? convertedObject(revision.value, ctx.resource.codec.type.apiVersion) : undefined;
+  const obj = converted ?? objectOf(revision.value, ctx.resource.codec.type);
   // A custom resource is stored in its storage version: read in the request's (conversion None).
   if (ctx.resource.custom) obj.apiVersion = ctx.resource.codec.type.apiVersion;
   obj.metadata ??= {};
@@ -54,6 +57,7 @@ export function currentReadOnly(ctx: ResourceRequest, revision: Revision<StoredO
 export function finalObject(ctx: ResourceRequest, obj: Obj): Obj {
   const out = ctx.resource.info.unstructured ? (sortKeys(obj) as Obj) : orderObject(obj, builtinProtobuf().kindOrder(ctx.resource.info));
   ordered.add(out);
+  if (ctx.resource.custom) carryForms(obj, out);
   return out;
 }
 
@@ -66,9 +70,18 @@ function withRv(ctx: ResourceRequest, obj: Obj, rev: number, json?: string): Wri
   const rv = String(rev);
   const copy: Obj = { ...obj, metadata: { ...obj.metadata, resourceVersion: rv } };
   const custom = ctx.resource.custom;
+  const forms = custom ? formsOf(obj) : undefined;
+  if (forms) return withForms(ctx, { ...forms.storage, metadata: copy.metadata }, forms);
   if (custom && custom.version !== custom.storageVersion) copy.apiVersion = `${custom.group}/${custom.storageVersion}`;
   else if (ordered.has(obj) && obj.metadata?.resourceVersion !== undefined) return new WrittenObject(copy, json === undefined ? undefined : restampedText(json, rv));
   return new WrittenObject(finalObject(ctx, copy));
+}
+
+/** A custom resource's stored state from its conversion webhook's forms (content of the storage version, `storage.metadata` the object's). */
+function withForms(ctx: ResourceRequest, storage: Obj, forms: StoredForms): WrittenObject {
+  const stored = new WrittenObject(finalObject(ctx, storage));
+  stored.forms = forms;
+  return stored;
 }
 
 /** Objects finalObject made (in key order): changing the value of a member they have keeps the order. */
@@ -91,6 +104,7 @@ export function commitObject(ctx: ResourceRequest, deps: WriteDeps, key: string,
  */
 export function commitDeletion(ctx: ResourceRequest, deps: WriteDeps, key: string, last: Obj, lastStored?: StoredObject): WrittenObject {
   let stored!: WrittenObject;
+  if (ctx.resource.custom && lastStored) carryForms(lastStored, last);
   const value = (rev: number): WrittenObject => {
     const json = lastStored instanceof WrittenObject && !ctx.resource.custom ? restampedText(lastStored.json!, String(rev)) : undefined;
     if (json === undefined) return withRv(ctx, last, rev);
@@ -102,6 +116,8 @@ export function commitDeletion(ctx: ResourceRequest, deps: WriteDeps, key: strin
 
 /** An object that is not stored (dry run, no-op answers): in key order, as it is. */
 export function unstored(ctx: ResourceRequest, obj: Obj): WrittenObject {
+  const forms = ctx.resource.custom ? formsOf(obj) : undefined;
+  if (forms) return withForms(ctx, { ...forms.storage, metadata: obj.metadata }, forms);
   return new WrittenObject(finalObject(ctx, obj));
 }
 

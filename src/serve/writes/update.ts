@@ -9,6 +9,7 @@ import type { Revision } from '../../store/revision';
 import type { ResourceRequest } from '../resource-request';
 import { createObject, NAMESPACE_MISMATCH } from './create';
 import { admissionOf, admissionRequest, unchangedSince } from './admission-hooks';
+import { convertForStore, convertsByWebhook } from './custom-conversion';
 import { admissionView, prepareUpdate, type UpdateMode } from './prepare';
 import { checkBodyType, decodeObject, readBody } from './request-body';
 import { commitDeletion, commitObject, currentReadOnly, currentRevision, finalObject, keyOf, respondObject, sameObject, unstored } from './stored-write';
@@ -50,12 +51,14 @@ export async function handleUpdate(ctx: ResourceRequest, deps: WriteDeps): Promi
     }
     const who = actor(ctx, deps, options.fieldManager);
     const mode = { verb: 'update', subresource: ctx.info.subresource } as const;
-    if (!admission) return finishUpdate(ctx, deps, key, current, old, prepareUpdate(old, obj, target, who, mode), options.dryRun);
-    // The webhooks see this attempt's own copy: a change meanwhile starts the update again from the new state.
-    const request = admissionRequest(ctx, 'UPDATE', name, options.dryRun, writeOptionsJson('UpdateOptions', options), old);
-    const next = (await admission.mutate(request, admissionView(structuredClone(obj), target, old), old))!;
+    const converts = convertsByWebhook(ctx);
+    if (!admission && !converts) return finishUpdate(ctx, deps, key, current, old, prepareUpdate(old, obj, target, who, mode), options.dryRun);
+    // Webhooks see this attempt's own copy: a change meanwhile starts the update again from the new state.
+    const request = admission && admissionRequest(ctx, 'UPDATE', name, options.dryRun, writeOptionsJson('UpdateOptions', options), old);
+    const next = admission && request ? (await admission.mutate(request, admissionView(structuredClone(obj), target, old), old))! : structuredClone(obj);
     const result = prepareUpdate(old, next, target, who, mode);
-    await admission.validate(request, result, old);
+    if (admission && request) await admission.validate(request, result, old);
+    if (converts) await convertForStore(ctx, deps, result);
     if (unchangedSince(ctx, deps, key, current, attempt)) return finishUpdate(ctx, deps, key, current, old, result, options.dryRun);
   }
 }
@@ -72,7 +75,8 @@ export function finishUpdate(
 ): void {
   const final = finalObject(ctx, result);
   if (old.metadata?.deletionTimestamp && !(final.metadata?.finalizers?.length > 0) && !keptBySpecFinalizers(ctx, final)) {
-    if (!dryRun) commitDeletion(ctx, deps, key, old);
+    // A custom resource's converted forms go with its last state.
+    if (!dryRun) commitDeletion(ctx, deps, key, old, ctx.resource.custom ? current.value : undefined);
     respond(200, unstored(ctx, final));
     return;
   }

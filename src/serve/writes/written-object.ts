@@ -12,9 +12,17 @@ type Obj = Record<string, any>;
  * text again; older states keep only the text, which holds the same data once. Never mutated once
  * stored; the object given to the constructor must not be changed afterwards either.
  */
+/** A custom resource's state as its CRD's conversion webhook gave it: the storage version's object and the other served versions' (apiVersion → object). */
+export interface StoredForms {
+  storage: Obj;
+  converted: Map<string, Obj>;
+}
+
 export class WrittenObject extends StoredObject {
   /** The object the text was built from, while this state is among the recent ones. */
   private built: Readonly<Obj> | undefined;
+  /** Set for a custom resource converted by a webhook (src/serve/writes/custom-conversion.ts). */
+  forms?: StoredForms;
 
   /** `json`: the object's text when the caller has it already (goJson of the object, keys in order). */
   constructor(object: Readonly<Obj>, json?: string) {

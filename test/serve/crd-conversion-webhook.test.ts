@@ -1,0 +1,129 @@
+/**
+ * A CRD with `conversion.strategy: Webhook` through a real serve and a real HTTPS webhook: writes
+ * in a non-storage version are converted for the store, reads, lists and watches in every served
+ * version show what the webhook made, and the webhook's failures are the apiserver's 500s.
+ */
+import { serve, type ServeServer } from '../../src/serve';
+import { collectWatch, get } from '../support/http-client';
+import { startWebhookServer, type WebhookServer } from '../support/webhook-server';
+
+type Obj = Record<string, any>;
+
+const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+const V1 = '/apis/example.com/v1/namespaces/default/widgets';
+const V2 = '/apis/example.com/v2/namespaces/default/widgets';
+
+/** v1 (storage) keeps `spec.size`; v2 has `spec.dimensions.size`. */
+function convert(obj: Obj, desired: string): Obj {
+  const { spec = {}, ...rest } = obj;
+  if (desired === 'example.com/v2') {
+    const { size, ...others } = spec;
+    return { ...rest, apiVersion: desired, spec: { ...others, dimensions: { size } } };
+  }
+  const { dimensions, ...others } = spec;
+  return { ...rest, apiVersion: desired, spec: { ...others, size: dimensions?.size } };
+}
+
+const schema = (spec: Obj) => ({ openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: spec } } } });
+
+describe('serve: CRD conversion webhooks', () => {
+  let api: ServeServer;
+  let hooks: WebhookServer;
+  let mode: 'convert' | 'fail' | 'wrong-version' | 'rename' = 'convert';
+  beforeAll(async () => {
+    [api, hooks] = await Promise.all([serve({ seed: 12 }), startWebhookServer()]);
+    hooks.handle('/convert', (review) => {
+      const { uid, desiredAPIVersion, objects } = review.request;
+      if (mode === 'fail') return { uid, result: { status: 'Failure', message: 'cannot convert widgets today' } };
+      const converted = objects.map((o: Obj) => convert(o, desiredAPIVersion));
+      if (mode === 'wrong-version') converted[0].apiVersion = 'example.com/v9';
+      if (mode === 'rename') for (const c of converted) c.metadata = { ...c.metadata, name: 'renamed', labels: { converted: 'yes' } };
+      return { uid, convertedObjects: converted, result: { status: 'Success' } };
+    });
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
+      spec: {
+        group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+        versions: [
+          { name: 'v1', served: true, storage: true, schema: schema({ size: { type: 'integer' } }) },
+          { name: 'v2', served: true, storage: false, schema: schema({ dimensions: { type: 'object', properties: { size: { type: 'integer' } } } }) },
+        ],
+        conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: hooks.url('/convert'), caBundle: hooks.caBundle } } },
+      },
+    };
+    expect((await send('POST', CRDS, crd)).status).toBe(201);
+  });
+  afterAll(async () => {
+    await api.close();
+    await hooks.close();
+  });
+  afterEach(() => {
+    mode = 'convert';
+    hooks.received.length = 0;
+  });
+
+  async function send(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; json: Obj }> {
+    const r = await get(`${api.url}${path}`, { method, headers: { 'Content-Type': contentType, Accept: 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: r.status, json: JSON.parse(r.body.toString('utf8') || '{}') as Obj };
+  }
+
+  const widgetV2 = (name: string, size: number) => ({ apiVersion: 'example.com/v2', kind: 'Widget', metadata: { name }, spec: { dimensions: { size } } });
+
+  it('a write in the non-storage version is converted for the store, and back for the answer', async () => {
+    const created = await send('POST', V2, widgetV2('w1', 3));
+    expect(created.status).toBe(201);
+    expect(created.json.apiVersion).toBe('example.com/v2');
+    expect(created.json.spec).toEqual({ dimensions: { size: 3 } });
+    const reviews = hooks.reviews('/convert');
+    expect(reviews.map((r) => [r.request.desiredAPIVersion, r.request.objects[0].apiVersion])).toEqual([
+      ['example.com/v1', 'example.com/v2'],
+      ['example.com/v2', 'example.com/v1'],
+    ]);
+    expect(Object.keys(reviews[0]!)).toEqual(['kind', 'apiVersion', 'request']);
+    expect(reviews[0]).toMatchObject({ kind: 'ConversionReview', apiVersion: 'apiextensions.k8s.io/v1' });
+    expect(Object.keys(reviews[0]!.request)).toEqual(['uid', 'desiredAPIVersion', 'objects']);
+    // Stored in v1: read there without the webhook.
+    const v1 = await send('GET', `${V1}/w1`);
+    expect(v1.json.spec).toEqual({ size: 3 });
+    expect(v1.json.metadata.resourceVersion).toBe(created.json.metadata.resourceVersion);
+    const v2 = await send('GET', `${V2}/w1`);
+    expect(v2.json).toMatchObject({ apiVersion: 'example.com/v2', spec: { dimensions: { size: 3 } }, metadata: { name: 'w1', resourceVersion: created.json.metadata.resourceVersion } });
+    const list = await send('GET', V2);
+    expect(list.json.items.map((i: Obj) => i.spec)).toEqual([{ dimensions: { size: 3 } }]);
+  });
+
+  it('writes in the storage version are converted for the other versions; patches and watches in v2 see the webhook’s form', async () => {
+    const head = api.status().headResourceVersion;
+    const watched = collectWatch(`${api.url}${V2}?watch=1&resourceVersion=${head}`, (events) => events.length >= 2);
+    expect((await send('POST', V1, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w2' }, spec: { size: 1 } })).status).toBe(201);
+    const patched = await send('PATCH', `${V2}/w2`, { spec: { dimensions: { size: 7 } } }, 'application/merge-patch+json');
+    expect(patched.status).toBe(200);
+    expect(patched.json.spec).toEqual({ dimensions: { size: 7 } });
+    expect((await send('GET', `${V1}/w2`)).json.spec).toEqual({ size: 7 });
+    const { events } = await watched;
+    expect(events.map((e) => [e.type, e.object.apiVersion, e.object.spec])).toEqual([
+      ['ADDED', 'example.com/v2', { dimensions: { size: 1 } }],
+      ['MODIFIED', 'example.com/v2', { dimensions: { size: 7 } }],
+    ]);
+  });
+
+  it('of the metadata a webhook returns only labels and annotations are kept', async () => {
+    mode = 'rename';
+    const created = await send('POST', V2, widgetV2('w3', 2));
+    expect(created.status).toBe(201);
+    expect(created.json.metadata).toMatchObject({ name: 'w3', labels: { converted: 'yes' } });
+    expect((await send('GET', `${V1}/w3`)).json.metadata.name).toBe('w3');
+  });
+
+  it('a failing or invalid conversion is the 500 the apiserver answers, and nothing is stored', async () => {
+    mode = 'fail';
+    const failed = await send('POST', V2, widgetV2('w4', 4));
+    expect(failed.status).toBe(500);
+    expect(failed.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'conversion webhook for example.com/v2, Kind=Widget failed: cannot convert widgets today', code: 500 });
+    mode = 'wrong-version';
+    const wrong = await send('POST', V2, widgetV2('w4', 4));
+    expect(wrong.status).toBe(500);
+    expect(wrong.json.message).toBe('conversion webhook for example.com/v2, Kind=Widget returned invalid converted object at index 0: expected "example.com/v1", got "example.com/v9"');
+    expect((await send('GET', `${V1}/w4`)).status).toBe(404);
+  });
+});
