@@ -1,0 +1,141 @@
+/**
+ * Admission webhooks checked against kube-apiserver v1.26's Go source: webhooks that hang, close
+ * the connection or answer garbage (the call fails within timeoutSeconds with client-go's texts,
+ * serve keeps serving), a mutating webhook's patch decoded before its type is looked at, the
+ * in-tree mutating plugins a Pod passes before the mutating webhooks, a custom resource's
+ * resourceVersion checked after them, and a delete's options and admissions as the registry
+ * makes them.
+ */
+import { serve, type ServeServer } from '../../src/serve';
+import { get } from '../support/http-client';
+import { allow, patchWith, startWebhookServer, type WebhookServer } from '../support/webhook-server';
+
+type Obj = Record<string, any>;
+
+const ADMISSION = '/apis/admissionregistration.k8s.io/v1';
+const CM = '/api/v1/namespaces/default/configmaps';
+
+describe('serve: admission webhooks as v1.26 calls them (review)', () => {
+  let api: ServeServer;
+  let hooks: WebhookServer;
+  beforeAll(async () => {
+    [api, hooks] = await Promise.all([serve({ seed: 11 }), startWebhookServer()]);
+  });
+  afterAll(async () => {
+    await api.close();
+    await hooks.close();
+  });
+  afterEach(async () => {
+    for (const kind of ['validatingwebhookconfigurations', 'mutatingwebhookconfigurations']) await send('DELETE', `${ADMISSION}/${kind}`);
+    hooks.received.length = 0;
+  });
+
+  async function send(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; json: Obj }> {
+    const r = await get(`${api.url}${path}`, { method, headers: { 'Content-Type': contentType, Accept: 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: r.status, json: JSON.parse(r.body.toString('utf8') || '{}') as Obj };
+  }
+
+  const webhook = (name: string, path: string, extra: Obj = {}): Obj => ({
+    name,
+    clientConfig: { url: hooks.url(path), caBundle: hooks.caBundle },
+    rules: [{ operations: ['CREATE', 'UPDATE', 'DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
+    sideEffects: 'None',
+    admissionReviewVersions: ['v1'],
+    ...extra,
+  });
+
+  async function install(kind: 'Validating' | 'Mutating', name: string, webhooks: Obj[]): Promise<void> {
+    const r = await send('POST', `${ADMISSION}/${kind.toLowerCase()}webhookconfigurations`, { apiVersion: 'admissionregistration.k8s.io/v1', kind: `${kind}WebhookConfiguration`, metadata: { name }, webhooks });
+    expect(r.status).toBe(201);
+  }
+
+  const configMap = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: '1' } });
+  const failed = (name: string, reason: string) => `Internal error occurred: failed calling webhook "${name}": ${reason}`;
+
+  it('a webhook that never answers fails the call after timeoutSeconds (context deadline exceeded); serve still answers', async () => {
+    hooks.handle('/hang', () => ({ socket: () => undefined }));
+    await install('Validating', 'hang', [webhook('hang.example.com', '/hang', { timeoutSeconds: 1 })]);
+    const started = Date.now();
+    const r = await send('POST', CM, configMap('hung'));
+    const took = Date.now() - started;
+    expect(r.status).toBe(500);
+    expect(r.json.message).toBe(failed('hang.example.com', `failed to call webhook: Post "${hooks.url('/hang')}?timeout=1s": context deadline exceeded`));
+    expect(took).toBeGreaterThanOrEqual(900);
+    expect(took).toBeLessThan(3000);
+    expect((await send('GET', CM)).status).toBe(200);
+  });
+
+  it('a connection closed before the answer is EOF; closed in the middle of the body, client-go’s read error', async () => {
+    hooks.handle('/close', (review) => ({ socket: (res) => res.socket?.destroy() ?? review }));
+    await install('Validating', 'close', [webhook('close.example.com', '/close')]);
+    const closed = await send('POST', CM, configMap('closed'));
+    expect(closed.status).toBe(500);
+    expect(closed.json.message).toBe(failed('close.example.com', `failed to call webhook: Post "${hooks.url('/close')}?timeout=10s": EOF`));
+    await send('DELETE', `${ADMISSION}/validatingwebhookconfigurations/close`);
+
+    hooks.handle('/half', () => ({
+      socket: (res) => {
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '1000' });
+        res.write('{"apiVersion":"admission.k8s.io/v1",', () => setTimeout(() => res.socket?.destroy(), 20));
+      },
+    }));
+    await install('Validating', 'half', [webhook('half.example.com', '/half')]);
+    const half = await send('POST', CM, configMap('half'));
+    expect(half.status).toBe(500);
+    expect(half.json.message).toBe(failed('half.example.com', 'failed to call webhook: Unexpected error when reading response body. Please retry. Original error: unexpected EOF'));
+  });
+
+  it('a 2xx answer that is not JSON: the decoder’s Go texts (JSON syntax; YAML for what does not start with {)', async () => {
+    hooks.handle('/garbage', () => ({ raw: { status: 200, body: '{"response": {oops}' } }));
+    await install('Validating', 'garbage', [webhook('garbage.example.com', '/garbage')]);
+    const r = await send('POST', CM, configMap('garbage'));
+    expect(r.status).toBe(500);
+    expect(r.json.message).toBe(failed('garbage.example.com', "failed to call webhook: couldn't get version/kind; json parse error: invalid character 'o' looking for beginning of object key string"));
+    await send('DELETE', `${ADMISSION}/validatingwebhookconfigurations/garbage`);
+    hooks.handle('/plain', () => ({ raw: { status: 200, body: 'ok', contentType: 'text/plain' } }));
+    await install('Validating', 'plain', [webhook('plain.example.com', '/plain')]);
+    const plain = await send('POST', CM, configMap('plain'));
+    expect(plain.json.message).toBe(failed('plain.example.com', 'failed to call webhook: couldn\'t get version/kind; json parse error: json: cannot unmarshal string into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }'));
+  });
+
+  it('a huge answer fails the call instead of exhausting serve', async () => {
+    const huge = `{"pad":"${'x'.repeat(40 * 1024 * 1024)}"}`;
+    hooks.handle('/huge', () => ({ raw: { status: 200, body: huge } }));
+    await install('Validating', 'huge', [webhook('huge.example.com', '/huge')]);
+    const r = await send('POST', CM, configMap('huge'));
+    expect(r.status).toBe(500);
+    expect(r.json.message).toBe(failed('huge.example.com', `failed to call webhook: Post "${hooks.url('/huge')}?timeout=10s": the webhook's response is larger than 33554432 bytes`));
+    expect((await send('GET', `${CM}/huge`)).status).toBe(404);
+  });
+
+  it('a mutating webhook’s patch is decoded first: an empty patch of an unknown type, or null, changes nothing; Go’s JSON texts for one that does not decode', async () => {
+    const encoded = (text: string) => Buffer.from(text).toString('base64');
+    hooks.handle('/empty-typed', () => allow({ patchType: 'Strategic', patch: encoded('[]') }));
+    hooks.handle('/null', () => allow({ patchType: 'JSONPatch', patch: encoded('null') }));
+    await install('Mutating', 'empty', [webhook('empty.example.com', '/empty-typed'), webhook('null.example.com', '/null')]);
+    expect((await send('POST', CM, configMap('empty'))).status).toBe(201);
+    await send('DELETE', `${ADMISSION}/mutatingwebhookconfigurations/empty`);
+
+    hooks.handle('/numbers', () => allow({ patchType: 'JSONPatch', patch: encoded('[1]') }));
+    await install('Mutating', 'numbers', [webhook('numbers.example.com', '/numbers')]);
+    const numbers = await send('POST', CM, configMap('numbers'));
+    expect(numbers.status).toBe(500);
+    expect(numbers.json.message).toBe('Internal error occurred: json: cannot unmarshal number into Go value of type jsonpatch.Operation');
+    await send('DELETE', `${ADMISSION}/mutatingwebhookconfigurations/numbers`);
+
+    hooks.handle('/truncated', () => allow({ patchType: 'JSONPatch', patch: encoded('[{"op":') }));
+    await install('Mutating', 'truncated', [webhook('truncated.example.com', '/truncated', { failurePolicy: 'Ignore' })]);
+    const truncated = await send('POST', CM, configMap('truncated'));
+    // Not a failed call: failurePolicy Ignore does not cover it.
+    expect(truncated.status).toBe(500);
+    expect(truncated.json.message).toBe('Internal error occurred: unexpected end of JSON input');
+    await send('DELETE', `${ADMISSION}/mutatingwebhookconfigurations/truncated`);
+
+    // On a DELETE a non-empty patch is refused before its type is looked at.
+    hooks.handle('/typed-delete', () => allow({ patchType: 'Strategic', patch: encoded('[{"op":"add","path":"/x","value":1}]') }));
+    await install('Mutating', 'typed-delete', [webhook('typed.example.com', '/typed-delete', { failurePolicy: 'Ignore' })]);
+    const del = await send('DELETE', `${CM}/empty`);
+    expect(del.status).toBe(500);
+    expect(del.json.message).toBe('Internal error occurred: admission webhook "typed.example.com" attempted to modify the object, which is not supported for this operation');
+  });
+});
