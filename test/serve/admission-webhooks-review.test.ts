@@ -138,4 +138,20 @@ describe('serve: admission webhooks as v1.26 calls them (review)', () => {
     expect(del.status).toBe(500);
     expect(del.json.message).toBe('Internal error occurred: admission webhook "typed.example.com" attempted to modify the object, which is not supported for this operation');
   });
+
+  it('a mutating webhook sees a Pod after the in-tree mutating plugins: service account and its token volume, priority, default tolerations', async () => {
+    await send('POST', '/api/v1/namespaces/default/serviceaccounts', { metadata: { name: 'default' } });
+    await install('Mutating', 'pods', [webhook('pods.example.com', '/pods', { rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }] })]);
+    const created = await send('POST', '/api/v1/namespaces/default/pods', { metadata: { name: 'seen' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+    expect(created.status).toBe(201);
+    const [review] = hooks.reviews('/pods');
+    const spec = review!.request.object.spec;
+    expect(spec.serviceAccountName).toBe('default');
+    expect(spec.volumes.map((v: Obj) => v.name)).toEqual([expect.stringMatching(/^kube-api-access-/)]);
+    expect(spec.containers[0].volumeMounts).toEqual([{ name: spec.volumes[0].name, readOnly: true, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount' }]);
+    expect(spec.priority).toBe(0);
+    expect(spec.tolerations.map((t: Obj) => t.key)).toEqual(['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']);
+    // Mounted once: the stored Pod is what the webhook saw.
+    expect(created.json.spec.volumes).toEqual(spec.volumes);
+  });
 });
