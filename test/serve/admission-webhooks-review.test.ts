@@ -154,4 +154,25 @@ describe('serve: admission webhooks as v1.26 calls them (review)', () => {
     // Mounted once: the stored Pod is what the webhook saw.
     expect(created.json.spec.volumes).toEqual(spec.volumes);
   });
+
+  it('a custom resource’s PUT without resourceVersion reaches the mutating webhooks first: one that sets it lets the update through', async () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'gadgets.review.example.com' },
+      spec: {
+        group: 'review.example.com', scope: 'Namespaced', names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } } }],
+      },
+    };
+    expect((await send('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+    const path = '/apis/review.example.com/v1/namespaces/default/gadgets';
+    expect((await send('POST', path, { apiVersion: 'review.example.com/v1', kind: 'Gadget', metadata: { name: 'g' }, spec: { size: 1 } })).status).toBe(201);
+    hooks.handle('/rv', (review) => (review.request.object.metadata.resourceVersion
+      ? allow()
+      : patchWith([{ op: 'add', path: '/metadata/resourceVersion', value: review.request.oldObject.metadata.resourceVersion }])));
+    await install('Mutating', 'rv', [webhook('rv.example.com', '/rv', { rules: [{ operations: ['UPDATE'], apiGroups: ['review.example.com'], apiVersions: ['v1'], resources: ['gadgets'] }] })]);
+    const put = await send('PUT', `${path}/g`, { apiVersion: 'review.example.com/v1', kind: 'Gadget', metadata: { name: 'g' }, spec: { size: 2 } });
+    expect(put.status).toBe(200);
+    expect(put.json.spec).toEqual({ size: 2 });
+    expect(hooks.reviews('/rv')).toHaveLength(1);
+  });
 });
