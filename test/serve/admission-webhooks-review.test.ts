@@ -175,4 +175,27 @@ describe('serve: admission webhooks as v1.26 calls them (review)', () => {
     expect(put.json.spec).toEqual({ size: 2 });
     expect(hooks.reviews('/rv')).toHaveLength(1);
   });
+
+  it('a delete’s webhooks see the options as the registry leaves them; a pending graceful Pod deletion is not admitted again', async () => {
+    await send('POST', '/api/v1/namespaces/default/serviceaccounts', { metadata: { name: 'default' } });
+    const podRule = { operations: ['DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods', 'configmaps'] };
+    await install('Validating', 'deletes', [webhook('deletes.example.com', '/deletes', { rules: [podRule] })]);
+    await send('POST', CM, configMap('negative'));
+    expect((await send('DELETE', `${CM}/negative`, { gracePeriodSeconds: -5 })).status).toBe(200);
+    const pods = '/api/v1/namespaces/default/pods';
+    const pod = (name: string, spec: Obj = {}) => ({ metadata: { name }, spec: { containers: [{ name: 'c', image: 'nginx' }], ...spec } });
+    expect((await send('POST', pods, pod('unscheduled'))).status).toBe(201);
+    expect((await send('POST', pods, pod('scheduled', { nodeName: 'node-1' }))).status).toBe(201);
+    expect((await send('DELETE', `${pods}/unscheduled`)).status).toBe(200);
+    expect((await send('DELETE', `${pods}/scheduled`)).status).toBe(200);
+    const optionsOf = (name: string) => hooks.reviews('/deletes').filter((r) => r.request.name === name).map((r) => r.request.options);
+    expect(optionsOf('negative')).toEqual([{ kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1', gracePeriodSeconds: 1 }]);
+    expect(optionsOf('unscheduled')[0]).toEqual({ kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1', gracePeriodSeconds: 0 });
+    expect(optionsOf('scheduled')).toEqual([{ kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1', gracePeriodSeconds: 30 }]);
+    // The scheduled Pod is now terminating: deleting it again without a shorter grace period calls no webhook.
+    expect((await send('DELETE', `${pods}/scheduled`)).status).toBe(200);
+    expect(optionsOf('scheduled')).toHaveLength(1);
+    expect((await send('DELETE', `${pods}/scheduled`, { gracePeriodSeconds: 0 })).status).toBe(200);
+    expect(optionsOf('scheduled')[1]).toEqual({ kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1', gracePeriodSeconds: 0 });
+  });
 });
