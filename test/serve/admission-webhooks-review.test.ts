@@ -198,4 +198,10 @@ describe('serve: admission webhooks as v1.26 calls them (review)', () => {
     expect((await send('DELETE', `${pods}/scheduled`, { gracePeriodSeconds: 0 })).status).toBe(200);
     expect(optionsOf('scheduled')[1]).toEqual({ kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1', gracePeriodSeconds: 0 });
   });
+
+  it('a Namespace’s create carries its own name as the review’s namespace', async () => {
+    await install('Validating', 'namespaces', [webhook('namespaces.example.com', '/namespaces', { rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['namespaces'] }] })]);
+    expect((await send('POST', '/api/v1/namespaces', { metadata: { name: 'reviewed' } })).status).toBe(201);
+    expect(hooks.reviews('/namespaces').map((r) => [r.request.name, r.request.namespace])).toEqual([['reviewed', 'reviewed']]);
+  });
 });
