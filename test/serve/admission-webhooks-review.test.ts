@@ -204,4 +204,12 @@ describe('serve: admission webhooks as v1.26 calls them (review)', () => {
     expect((await send('POST', '/api/v1/namespaces', { metadata: { name: 'reviewed' } })).status).toBe(201);
     expect(hooks.reviews('/namespaces').map((r) => [r.request.name, r.request.namespace])).toEqual([['reviewed', 'reviewed']]);
   });
+
+  it('a webhook’s warning beyond Latin-1 does not fail the write: the client gets the 201 and the quoted warning', async () => {
+    hooks.handle('/utf8', () => allow({ warnings: ['naïve → "quoted" \\ ok'] }));
+    await install('Validating', 'utf8', [webhook('utf8.example.com', '/utf8')]);
+    const r = await get(`${api.url}${CM}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(configMap('utf8')) });
+    expect(r.status).toBe(201);
+    expect(String(r.headers.warning)).toMatch(/^299 - "na.+ \\"quoted\\" \\\\ ok"$/);
+  });
 });

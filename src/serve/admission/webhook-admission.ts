@@ -142,10 +142,17 @@ export class WebhookAdmission implements Admission {
   }
 }
 
-/** The webhook's warnings as Warning headers: empty ones and repeats left out. */
+/**
+ * The webhook's warnings as Warning headers: empty ones, repeats and those with control
+ * characters left out. Node refuses header text beyond U+00FF: such a text goes as its UTF-8
+ * bytes (one latin1 character each) instead of failing the write.
+ */
 function addWebhookWarnings(res: AdmissionRequest['res'], warnings: string[]): void {
   const present = new Set(headerList(res.getHeader('Warning')));
-  const fresh = [...new Set(warnings)].filter((w) => w !== '' && !/[\u0000-\u001f\u007f]/.test(w) && !present.has(`299 - ${JSON.stringify(w)}`));
+  const fresh = [...new Set(warnings)]
+    .filter((w) => w !== '' && !/[\u0000-\u001f\u007f-\u009f]/.test(w))
+    .map((w) => (/[^\u0000-\u00ff]/.test(w) ? Buffer.from(w, 'utf8').toString('latin1') : w))
+    .filter((w) => !present.has(`299 - ${JSON.stringify(w)}`));
   if (fresh.length > 0) addWarnings(res, fresh);
 }
 
