@@ -212,4 +212,15 @@ describe('serve: admission webhooks as v1.26 calls them (review)', () => {
     expect(r.status).toBe(201);
     expect(String(r.headers.warning)).toMatch(/^299 - "na.+ \\"quoted\\" \\\\ ok"$/);
   });
+
+  it('an answer whose fields have the wrong JSON types is a failed call (failurePolicy applies), not a denial', async () => {
+    hooks.handle('/typed', () => ({ allowed: 'yes' }));
+    await install('Validating', 'typed', [webhook('typed.example.com', '/typed')]);
+    const r = await send('POST', CM, configMap('typed'));
+    expect(r.status).toBe(500);
+    expect(r.json.message).toBe(failed('typed.example.com', 'failed to call webhook: json: cannot unmarshal string into Go struct field AdmissionResponse.response.allowed of type bool'));
+    await send('DELETE', `${ADMISSION}/validatingwebhookconfigurations/typed`);
+    await install('Validating', 'typed-ignored', [webhook('typed.example.com', '/typed', { failurePolicy: 'Ignore' })]);
+    expect((await send('POST', CM, configMap('typed'))).status).toBe(201);
+  });
 });

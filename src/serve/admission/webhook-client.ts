@@ -8,6 +8,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
+import { FIND_KIND_TYPE, reviewDecodeError } from '../../k8s/admission-review';
 import { goJsonSyntaxError } from '../../k8s/go-json';
 
 type Obj = Record<string, any>;
@@ -127,11 +128,15 @@ export function callWebhook(target: WebhookTarget, body: string, caBundle: strin
         const data = Buffer.concat(chunks);
         if (code < 200 || code > 299) return done(new WebhookCallError(unsuccessful(code, data.toString('utf8'), contentType)));
         if (data.length === 0) return done(new WebhookCallError(`0-length response with status code: ${code} and content type: ${contentType}`));
+        let answer: unknown;
         try {
-          done(undefined, JSON.parse(data.toString('utf8')));
+          answer = JSON.parse(data.toString('utf8'));
         } catch {
-          done(new WebhookCallError(`couldn't get version/kind; json parse error: ${undecodable(data)}`));
+          return done(new WebhookCallError(`couldn't get version/kind; json parse error: ${undecodable(data)}`));
         }
+        const undecoded = reviewDecodeError(answer);
+        if (undecoded !== undefined) done(new WebhookCallError(undecoded));
+        else done(undefined, answer);
       });
     });
     const timer = setTimeout(() => {
@@ -155,7 +160,7 @@ function undecodable(data: Buffer): string {
   const text = data.toString('utf8');
   if (text.trimStart().startsWith('{')) return goJsonSyntaxError(data) ?? 'unexpected end of JSON input';
   const kind = text.trimStart().startsWith('[') || text.trimStart().startsWith('- ') ? 'array' : 'string';
-  return `json: cannot unmarshal ${kind} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`;
+  return `json: cannot unmarshal ${kind} into Go value of type ${FIND_KIND_TYPE}`;
 }
 
 const isIp = (host: string): boolean => /^[\d.]+$/.test(host) || host.includes(':');
