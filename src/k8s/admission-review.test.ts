@@ -1,4 +1,4 @@
-import { admissionReviewRequest, deleteOptionsJson, denialStatus, verifyAdmissionResponse, writeOptionsJson, type ReviewAttributes } from './admission-review';
+import { admissionReviewRequest, deleteOptionsJson, denialStatus, reviewDecodeError, verifyAdmissionResponse, writeOptionsJson, type ReviewAttributes } from './admission-review';
 
 const attr: ReviewAttributes = {
   operation: 'UPDATE', group: 'apps', version: 'v1', resource: 'deployments', subresource: 'status', kind: 'Deployment',
@@ -53,5 +53,27 @@ describe('AdmissionReview responses', () => {
     });
     expect(denialStatus('w', { code: 200, reason: 'NotAllowed' })).toMatchObject({ message: 'admission webhook "w" denied the request: NotAllowed', code: 400 });
     expect(denialStatus('w', undefined)).toMatchObject({ message: 'admission webhook "w" denied the request without explanation', code: 400 });
+  });
+});
+
+describe('decoding a webhook’s answer (Go’s encoding/json type errors)', () => {
+  const field = (value: string, path: string, type: string, struct = 'AdmissionResponse') => `json: cannot unmarshal ${value} into Go struct field ${struct}.${path} of type ${type}`;
+  it('accepts a well-typed answer, nulls and fields it does not know', () => {
+    expect(reviewDecodeError({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: 'u', allowed: true, status: { code: 403, message: 'm' }, warnings: ['w'], auditAnnotations: { a: 'b' }, extra: 1, patchType: null } })).toBeUndefined();
+    expect(reviewDecodeError(null)).toBeUndefined();
+    expect(reviewDecodeError({ response: null })).toBeUndefined();
+  });
+  it('reports the first wrongly typed field in the order the answer gives them', () => {
+    expect(reviewDecodeError({ response: { uid: 'u', allowed: 'yes', warnings: 'w' } })).toBe(field('string', 'response.allowed', 'bool'));
+    expect(reviewDecodeError({ response: { warnings: [1], allowed: 'yes' } })).toBe(field('number', 'response.warnings', 'string'));
+    expect(reviewDecodeError({ response: { uid: 7 } })).toBe(field('number', 'response.uid', 'types.UID'));
+    expect(reviewDecodeError({ response: { patch: [1] } })).toBe(field('array', 'response.patch', '[]uint8'));
+    expect(reviewDecodeError({ response: { status: { code: '403' } } })).toBe(field('string', 'response.status.code', 'int32', 'Status'));
+    expect(reviewDecodeError({ response: { status: { code: 4e9 } } })).toBe('json: cannot unmarshal number 4000000000 into Go struct field Status.response.status.code of type int32');
+    expect(reviewDecodeError({ response: 'allowed' })).toBe(field('string', 'response', 'v1.AdmissionResponse', 'AdmissionReview'));
+  });
+  it('a body that is no object, or a kind that is no string, fails the apiVersion/kind probe', () => {
+    expect(reviewDecodeError([1])).toBe(`couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
+    expect(reviewDecodeError({ kind: 1 })).toBe("couldn't get version/kind; json parse error: json: cannot unmarshal number into Go struct field .kind of type string");
   });
 });

@@ -4,6 +4,7 @@
  * (VerifyAdmissionResponse). Pure: the uid comes from the caller.
  */
 import type { AdmissionAttributes } from './admission-match';
+import { goJsonKind } from './go-json';
 
 type Obj = Record<string, any>;
 
@@ -53,6 +54,62 @@ function userInfoJson(user: UserInfo): Obj {
   if (user.extra && Object.keys(user.extra).length > 0) out.extra = user.extra;
   return out;
 }
+
+/** The type the apiserver's JSON serializer first decodes a body into, to read its apiVersion and kind. */
+export const FIND_KIND_TYPE = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+
+/**
+ * Why the apiserver could not decode a webhook's JSON answer into an AdmissionReview (the
+ * decoder's error, which follows `failed to call webhook: `), or undefined when it can: the
+ * apiVersion/kind probe, then the response's fields in the order they come, as Go's
+ * encoding/json reports its first type error. A null leaves a field unset.
+ */
+export function reviewDecodeError(body: unknown): string | undefined {
+  if (body === null) return undefined;
+  if (typeof body !== 'object' || Array.isArray(body)) return `couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonKind(body)} into Go value of type ${FIND_KIND_TYPE}`;
+  const review = body as Obj;
+  for (const key of ['apiVersion', 'kind']) {
+    const value = review[key];
+    if (value !== undefined && value !== null && typeof value !== 'string') return `couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonKind(value)} into Go struct field .${key} of type string`;
+  }
+  const response = review.response;
+  if (response === undefined || response === null) return undefined;
+  const typeError = (value: unknown, struct: string, field: string, type: string) => `json: cannot unmarshal ${goJsonKind(value)} into Go struct field ${struct}.${field} of type ${type}`;
+  if (typeof response !== 'object' || Array.isArray(response)) return typeError(response, 'AdmissionReview', 'response', 'v1.AdmissionResponse');
+  for (const [key, value] of Object.entries(response as Obj)) {
+    if (value === null) continue;
+    const field = `response.${key}`;
+    const expected = RESPONSE_FIELDS[key];
+    if (expected === 'string' || expected === 'bool') {
+      if (typeof value !== (expected === 'bool' ? 'boolean' : 'string')) return typeError(value, 'AdmissionResponse', field, key === 'uid' ? 'types.UID' : key === 'patchType' ? 'v1.PatchType' : expected);
+    } else if (expected === 'bytes') {
+      if (typeof value !== 'string') return typeError(value, 'AdmissionResponse', field, '[]uint8');
+    } else if (expected === 'strings') {
+      if (!Array.isArray(value)) return typeError(value, 'AdmissionResponse', field, '[]string');
+      const bad = value.find((w) => w !== null && typeof w !== 'string');
+      if (bad !== undefined) return typeError(bad, 'AdmissionResponse', field, 'string');
+    } else if (expected === 'map') {
+      if (typeof value !== 'object' || Array.isArray(value)) return typeError(value, 'AdmissionResponse', field, 'map[string]string');
+      const bad = Object.values(value as Obj).find((v) => v !== null && typeof v !== 'string');
+      if (bad !== undefined) return typeError(bad, 'AdmissionResponse', field, 'string');
+    } else if (expected === 'status') {
+      if (typeof value !== 'object' || Array.isArray(value)) return typeError(value, 'AdmissionResponse', field, 'v1.Status');
+      for (const [k, v] of Object.entries(value as Obj)) {
+        if (v === null) continue;
+        if ((k === 'status' || k === 'message' || k === 'reason') && typeof v !== 'string') return typeError(v, 'Status', `${field}.${k}`, k === 'reason' ? 'v1.StatusReason' : 'string');
+        if (k === 'code' && !(typeof v === 'number' && Number.isInteger(v) && v >= -2147483648 && v <= 2147483647)) {
+          return typeof v === 'number' ? `json: cannot unmarshal number ${String(v)} into Go struct field Status.${field}.code of type int32` : typeError(v, 'Status', `${field}.code`, 'int32');
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The AdmissionResponse fields whose JSON type is checked (others are dropped unread). */
+const RESPONSE_FIELDS: Record<string, 'string' | 'bool' | 'bytes' | 'strings' | 'map' | 'status'> = {
+  uid: 'string', allowed: 'bool', status: 'status', patch: 'bytes', patchType: 'string', auditAnnotations: 'map', warnings: 'strings',
+};
 
 /** What a webhook answered, checked. */
 export interface AdmissionResponse {

@@ -6,6 +6,7 @@
  * with the request's path and headers.
  */
 import { readFileSync } from 'node:fs';
+import type http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -14,8 +15,11 @@ type Obj = Record<string, any>;
 
 const TLS = join(__dirname, '..', 'fixtures', 'webhook-tls');
 
-/** What a handler returns: the `response` (uid filled in when absent), or a raw HTTP answer. */
-export type WebhookAnswer = Obj | { raw: { status: number; body: string; contentType?: string } };
+/**
+ * What a handler returns: the `response` (uid filled in when absent), a raw HTTP answer, or
+ * `socket`: the handler drives the HTTP response itself (to hang, or close the connection).
+ */
+export type WebhookAnswer = Obj | { raw: { status: number; body: string; contentType?: string } } | { socket: (res: http.ServerResponse) => void };
 export type WebhookHandler = (review: Obj) => WebhookAnswer | Promise<WebhookAnswer>;
 
 export interface ReceivedReview {
@@ -63,6 +67,10 @@ export async function startWebhookServer(): Promise<WebhookServer> {
       received.push({ path, url: req.url ?? '/', headers: { ...req.headers }, body, review });
       const handler = handlers.get(path);
       const answer = handler ? await handler(review) : { allowed: true };
+      if ('socket' in answer && typeof answer.socket === 'function') {
+        answer.socket(res);
+        return;
+      }
       if ('raw' in answer) {
         res.writeHead(answer.raw.status, { 'Content-Type': answer.raw.contentType ?? 'application/json' });
         res.end(answer.raw.body);

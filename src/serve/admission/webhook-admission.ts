@@ -9,6 +9,7 @@
 import { applyPatch, type Operation } from 'fast-json-patch';
 import { isExemptFromWebhooks, webhookMatches, type AdmissionAttributes } from '../../k8s/admission-match';
 import { admissionReviewRequest, denialStatus, verifyAdmissionResponse, type ReviewAttributes, type UserInfo } from '../../k8s/admission-review';
+import { goJsonKind, goJsonSyntaxError } from '../../k8s/go-json';
 import { randomUid, type Random } from '../../k8s/names';
 import { StatusError, badRequest, notFound, statusFor, type Status } from '../../k8s/status';
 import type { Logger } from '../../log/logger';
@@ -58,17 +59,24 @@ export class WebhookAdmission implements Admission {
         if (round === 1 && !reinvoke.has(id)) continue;
         const attr = this.attributes(request, current, oldObject);
         if (!this.matches(hook, attr)) continue;
-        const patched = await this.call(hook, request, attr, true);
-        if (patched !== undefined) {
+        const patch = (await this.call(hook, request, attr, true)) as WebhookPatch | undefined;
+        if (patch !== undefined) {
+          // As callAttrMutatingHook: no object to patch is refused before the patch type is looked at.
           if (current === undefined) {
             throw internal(`admission webhook ${JSON.stringify(hook.spec.name)} attempted to modify the object, which is not supported for this operation`);
           }
-          const next = request.settle(applyWebhookPatch(current, patched as Operation[]));
-          if (!sameJsonContent(next, current)) {
-            for (const earlier of reinvocable) reinvoke.add(earlier);
-            reinvocable.clear();
-            again = true;
-            current = next;
+          if (patch.type !== 'JSONPatch') {
+            const failed = callFailed(String(hook.spec.name ?? ''), `unsupported patch type ${JSON.stringify(patch.type)}`);
+            if (hook.spec.failurePolicy !== 'Ignore') throw failed;
+            this.deps.log.warn({ webhook: hook.spec.name, err: failed.message }, 'failed calling webhook, failing open');
+          } else {
+            const next = request.settle(applyWebhookPatch(current, patch.ops));
+            if (!sameJsonContent(next, current)) {
+              for (const earlier of reinvocable) reinvoke.add(earlier);
+              reinvocable.clear();
+              again = true;
+              current = next;
+            }
           }
         }
         if (hook.spec.reinvocationPolicy === 'IfNeeded') reinvocable.add(id);
@@ -121,7 +129,7 @@ export class WebhookAdmission implements Admission {
       if ('invalid' in verified) throw callFailed(name, `received invalid webhook response: ${verified.invalid}`);
       addWebhookWarnings(request.res, verified.warnings);
       if (!verified.allowed) throw new StatusError(denialStatus(name, verified.result) as Status);
-      return decodedPatch(name, verified.patch);
+      return decodedPatch(verified.patch);
     } catch (err) {
       if (!(err instanceof WebhookCallError || err instanceof WebhookCallFailure)) throw err;
       const failed = err instanceof WebhookCallError ? callFailed(name, err.message) : err;
@@ -134,10 +142,17 @@ export class WebhookAdmission implements Admission {
   }
 }
 
-/** The webhook's warnings as Warning headers: empty ones and repeats left out. */
+/**
+ * The webhook's warnings as Warning headers: empty ones, repeats and those with control
+ * characters left out. Node refuses header text beyond U+00FF: such a text goes as its UTF-8
+ * bytes (one latin1 character each) instead of failing the write.
+ */
 function addWebhookWarnings(res: AdmissionRequest['res'], warnings: string[]): void {
   const present = new Set(headerList(res.getHeader('Warning')));
-  const fresh = [...new Set(warnings)].filter((w) => w !== '' && !/[\u0000-\u001f\u007f]/.test(w) && !present.has(`299 - ${JSON.stringify(w)}`));
+  const fresh = [...new Set(warnings)]
+    .filter((w) => w !== '' && !/[\u0000-\u001f\u007f-\u009f]/.test(w))
+    .map((w) => (/[^\u0000-\u00ff]/.test(w) ? Buffer.from(w, 'utf8').toString('latin1') : w))
+    .filter((w) => !present.has(`299 - ${JSON.stringify(w)}`));
   if (fresh.length > 0) addWarnings(res, fresh);
 }
 
@@ -150,19 +165,27 @@ function reviewVersion(versions: unknown): string | undefined {
   return versions.find((v) => v === 'v1' || v === 'v1beta1');
 }
 
-/** The JSON patch of a mutating webhook's answer, or undefined for none or an empty one. */
-function decodedPatch(name: string, patch: unknown): Operation[] | undefined {
+/** A mutating webhook's non-empty patch and the type it named. */
+interface WebhookPatch {
+  type: string;
+  ops: Operation[];
+}
+
+/**
+ * The patch of a mutating webhook's answer as jsonpatch.DecodePatch reads it (JSON into a list
+ * of objects; Go's json texts for what is not), undefined for none, `null` or an empty list.
+ */
+function decodedPatch(patch: unknown): WebhookPatch | undefined {
   if (patch === undefined) return undefined;
   const { type, bytes } = patch as { type: string; bytes: Buffer };
-  if (type !== 'JSONPatch') throw callFailed(name, `unsupported patch type ${JSON.stringify(type)}`);
-  let ops: unknown;
-  try {
-    ops = JSON.parse(bytes.toString('utf8'));
-  } catch (err) {
-    throw internal((err as Error).message);
-  }
-  if (!Array.isArray(ops)) throw internal('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
-  return ops.length > 0 ? (ops as Operation[]) : undefined;
+  const syntax = goJsonSyntaxError(bytes);
+  if (syntax !== undefined) throw internal(syntax);
+  const ops = JSON.parse(bytes.toString('utf8')) as unknown;
+  if (ops === null) return undefined;
+  if (!Array.isArray(ops)) throw internal(`json: cannot unmarshal ${goJsonKind(ops)} into Go value of type jsonpatch.Patch`);
+  const notObject = ops.find((op) => op !== null && (typeof op !== 'object' || Array.isArray(op)));
+  if (notObject !== undefined) throw internal(`json: cannot unmarshal ${goJsonKind(notObject)} into Go value of type jsonpatch.Operation`);
+  return ops.length > 0 ? { type, ops: ops as Operation[] } : undefined;
 }
 
 function applyWebhookPatch(object: Obj, ops: Operation[]): Obj {

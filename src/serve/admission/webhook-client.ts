@@ -8,6 +8,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
+import { FIND_KIND_TYPE, reviewDecodeError } from '../../k8s/admission-review';
+import { goJsonSyntaxError } from '../../k8s/go-json';
 
 type Obj = Record<string, any>;
 
@@ -107,18 +109,34 @@ export function callWebhook(target: WebhookTarget, body: string, caBundle: strin
     };
     const req = (target.tls ? https : http).request(options, (res) => {
       const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', (err) => done(new WebhookCallError(`${post}: ${err.message}`)));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const code = res.statusCode ?? 0;
-        if (code < 200 || code > 299) return done(new WebhookCallError(unsuccessful(code, text, String(res.headers['content-type'] ?? ''))));
-        if (text.length === 0) return done(new WebhookCallError(`0-length response with status code: ${code} and content type: ${String(res.headers['content-type'] ?? '')}`));
-        try {
-          done(undefined, JSON.parse(text));
-        } catch (err) {
-          done(new WebhookCallError(`couldn't get version/kind; json parse error: ${(err as Error).message}`));
+      let size = 0;
+      res.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size <= MAX_RESPONSE_BYTES) chunks.push(c);
+        else {
+          done(new WebhookCallError(`${post}: the webhook's response is larger than ${MAX_RESPONSE_BYTES} bytes`));
+          req.destroy();
         }
+      });
+      // client-go's text when the body cannot be read to its end (Go's io.ErrUnexpectedEOF for a closed connection).
+      const unreadable = () => done(new WebhookCallError('Unexpected error when reading response body. Please retry. Original error: unexpected EOF'));
+      res.on('error', unreadable);
+      res.on('aborted', unreadable);
+      res.on('end', () => {
+        const code = res.statusCode ?? 0;
+        const contentType = String(res.headers['content-type'] ?? '');
+        const data = Buffer.concat(chunks);
+        if (code < 200 || code > 299) return done(new WebhookCallError(unsuccessful(code, data.toString('utf8'), contentType)));
+        if (data.length === 0) return done(new WebhookCallError(`0-length response with status code: ${code} and content type: ${contentType}`));
+        let answer: unknown;
+        try {
+          answer = JSON.parse(data.toString('utf8'));
+        } catch {
+          return done(new WebhookCallError(`couldn't get version/kind; json parse error: ${undecodable(data)}`));
+        }
+        const undecoded = reviewDecodeError(answer);
+        if (undecoded !== undefined) done(new WebhookCallError(undecoded));
+        else done(undefined, answer);
       });
     });
     const timer = setTimeout(() => {
@@ -128,6 +146,21 @@ export function callWebhook(target: WebhookTarget, body: string, caBundle: strin
     req.on('error', (err) => done(new WebhookCallError(`${post}: ${goNetError(err as NodeJS.ErrnoException, target)}`)));
     req.end(body);
   });
+}
+
+/** The most of an answer read (client-go reads any size; serve stops here rather than run out of memory). */
+const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Why the apiserver's decoder refuses an answer that JSON.parse refused: Go's syntax error for a
+ * body that starts with `{` (the JSON serializer), else what the YAML serializer's JSON leaves
+ * for the apiVersion/kind probe (a YAML scalar or list is no object).
+ */
+function undecodable(data: Buffer): string {
+  const text = data.toString('utf8');
+  if (text.trimStart().startsWith('{')) return goJsonSyntaxError(data) ?? 'unexpected end of JSON input';
+  const kind = text.trimStart().startsWith('[') || text.trimStart().startsWith('- ') ? 'array' : 'string';
+  return `json: cannot unmarshal ${kind} into Go value of type ${FIND_KIND_TYPE}`;
 }
 
 const isIp = (host: string): boolean => /^[\d.]+$/.test(host) || host.includes(':');

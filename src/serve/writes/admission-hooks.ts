@@ -38,7 +38,8 @@ export function admissionRequest(ctx: ResourceRequest, operation: AdmissionOpera
     resource,
     subresource: ctx.info.subresource,
     kind: ctx.resource.codec.type.kind,
-    namespace: isNamespaces ? ctx.info.name : ctx.resource.namespaced ? ctx.info.namespace : '',
+    // A Namespace's own name, from the object on a create (the create handler's `namespace = name`).
+    namespace: isNamespaces ? ctx.info.name || name : ctx.resource.namespaced ? ctx.info.namespace : '',
     name,
     dryRun,
     options,

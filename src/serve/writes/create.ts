@@ -1,5 +1,7 @@
 /** POST: create (201), dry run included (reference/apiserver-facts-writes.md "Create"). */
 import { writeOptionsJson } from '../../k8s/admission-review';
+import { admitPod } from '../../k8s/pod-defaults';
+import { isPlainObject } from '../../wire/json-object';
 import { parseWriteOptions, type WriteOptions } from '../../k8s/write-options';
 import { alreadyExists, badRequestMessage, methodNotAllowedHere } from '../../k8s/write-status';
 import type { ResourceRequest } from '../resource-request';
@@ -35,9 +37,18 @@ export async function createObject(ctx: ResourceRequest, deps: WriteDeps, obj: R
   const target = writeTarget(ctx);
   const admission = admissionOf(ctx, deps);
   const request = admission && admissionRequest(ctx, 'CREATE', obj.metadata?.name ?? '', options.dryRun, writeOptionsJson('CreateOptions', options));
-  if (admission && request) obj = (await admission.mutate(request, admissionView(obj, target), undefined))!;
+  const isPod = ctx.resource.info.group === '' && ctx.resource.info.resource === 'pods';
+  if (admission && request) {
+    const view = admissionView(obj, target);
+    if (isPod) {
+      // The in-tree mutating plugins come before MutatingAdmissionWebhook: ServiceAccount, Priority, DefaultTolerationSeconds.
+      admitServiceAccount(view, target.namespace, deps);
+      if (isPlainObject(view.spec)) admitPod(view.spec);
+    }
+    obj = (await admission.mutate(request, view, undefined))!;
+  }
   const prepared = prepareCreate(obj, target, actor(ctx, deps, options.fieldManager));
-  if (ctx.resource.info.group === '' && ctx.resource.info.resource === 'pods') admitServiceAccount(prepared, target.namespace, deps);
+  if (isPod && !admission) admitServiceAccount(prepared, target.namespace, deps);
   // Validating webhooks see the generated name.
   if (admission && request) await admission.validate({ ...request, name: prepared.metadata.name }, prepared, undefined);
   if (convertsByWebhook(ctx)) await convertForStore(ctx, deps, prepared);

@@ -10,9 +10,8 @@ import type { ResourceRequest } from '../resource-request';
 import { fallBack, representation } from '../resource-handlers';
 import { selectorFilter } from '../selectors';
 import { writeBody } from '../response-body';
-import { deleteOptionsJson } from '../../k8s/admission-review';
 import { admissionOf, admissionRequest } from './admission-hooks';
-import { admitDelete, deleteObject } from './delete';
+import { admitDelete, admittedDeleteOptions, deleteObject } from './delete';
 import { readBody } from './request-body';
 import { currentObject } from './stored-write';
 import type { WriteDeps } from './write-deps';
@@ -31,9 +30,11 @@ export async function handleDeleteCollection(ctx: ResourceRequest, deps: WriteDe
   for (const revision of matched) {
     let live = ctx.resource.store.get(revision.key, deps.store.head);
     if (!live) continue;
-    if (admission) {
+    const old = admission && currentObject(ctx, live);
+    const admitted = admission && old && admittedDeleteOptions(ctx, old, options);
+    if (admission && old && admitted) {
       // Each object's DELETE is admitted with the collection's attributes: no name.
-      await admitDelete(admission, admissionRequest(ctx, 'DELETE', '', options.dryRun, deleteOptionsJson(options)), currentObject(ctx, live));
+      await admitDelete(admission, admissionRequest(ctx, 'DELETE', '', options.dryRun, admitted), old);
       live = ctx.resource.store.get(revision.key, deps.store.head);
       if (!live) continue;
     }

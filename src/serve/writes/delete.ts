@@ -41,8 +41,9 @@ export async function handleDelete(ctx: ResourceRequest, deps: WriteDeps): Promi
     if (ctx.resource.info.group === '' && ctx.resource.info.resource === 'namespaces' && IMMORTAL_NAMESPACES.has(name)) {
       throw forbidden('namespaces', '', name, 'this namespace may not be deleted');
     }
-    if (admission) {
-      await admitDelete(admission, admissionRequest(ctx, 'DELETE', name, options.dryRun, deleteOptionsJson(options)), old);
+    const admitted = admission && admittedDeleteOptions(ctx, old, options);
+    if (admission && admitted) {
+      await admitDelete(admission, admissionRequest(ctx, 'DELETE', name, options.dryRun, admitted), old);
       if (!unchangedSince(ctx, deps, key, current, attempt)) continue;
     }
     const outcome = deleteObject(ctx, deps, key, current, old, options);
@@ -51,6 +52,28 @@ export async function handleDelete(ctx: ResourceRequest, deps: WriteDeps): Promi
     } else respondObject(ctx, 200, outcome.value);
     return;
   }
+}
+
+/**
+ * The DeleteOptions a delete's webhooks see, as rest.BeforeDelete leaves them before the store
+ * admits the delete: a negative grace period is 1; a Pod's is the one its deletion takes (0 when
+ * not scheduled or finished). Undefined when the delete is not admitted at all: a Pod whose
+ * graceful deletion is pending and not shortened (the store's finalizeDelete).
+ */
+export function admittedDeleteOptions(ctx: ResourceRequest, old: Obj, options: DeleteOptions): Obj | undefined {
+  const grace = options.gracePeriodSeconds !== undefined && options.gracePeriodSeconds < 0 ? 1 : options.gracePeriodSeconds;
+  const seen: DeleteOptions = { ...options, gracePeriodSeconds: grace };
+  if (ctx.resource.info.group === '' && ctx.resource.info.resource === 'pods') {
+    const meta = (old.metadata ?? {}) as Obj;
+    if (meta.deletionTimestamp) {
+      const pending = typeof meta.deletionGracePeriodSeconds === 'number' && meta.deletionGracePeriodSeconds < 0 ? 1 : meta.deletionGracePeriodSeconds;
+      if (typeof pending === 'number' && pending !== 0 && (grace === undefined || grace >= pending)) return undefined;
+    } else {
+      const finished = old.status?.phase === 'Failed' || old.status?.phase === 'Succeeded';
+      seen.gracePeriodSeconds = !old.spec?.nodeName || finished ? 0 : grace ?? old.spec?.terminationGracePeriodSeconds ?? 0;
+    }
+  }
+  return deleteOptionsJson(seen);
 }
 
 /** A delete's admission: the mutating webhooks (which may refuse but not change anything), then the validating ones. */

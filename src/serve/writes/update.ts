@@ -45,21 +45,29 @@ export async function handleUpdate(ctx: ResourceRequest, deps: WriteDeps): Promi
       return createObject(ctx, deps, obj, options);
     }
     const old = currentReadOnly(ctx, current);
-    if (ctx.resource.custom && !obj.metadata.resourceVersion) {
-      // Custom resources allow no unconditional update.
-      throw invalidObject(ctx.resource.info.resource, ctx.resource.info.group, name, [invalidField('metadata.resourceVersion', { goSyntax: '0x0' }, 'must be specified for an update')]);
-    }
     const who = actor(ctx, deps, options.fieldManager);
     const mode = { verb: 'update', subresource: ctx.info.subresource } as const;
     const converts = convertsByWebhook(ctx);
-    if (!admission && !converts) return finishUpdate(ctx, deps, key, current, old, prepareUpdate(old, obj, target, who, mode), options.dryRun);
+    if (!admission && !converts) {
+      requireResourceVersion(ctx, obj, name);
+      return finishUpdate(ctx, deps, key, current, old, prepareUpdate(old, obj, target, who, mode), options.dryRun);
+    }
     // Webhooks see this attempt's own copy: a change meanwhile starts the update again from the new state.
     const request = admission && admissionRequest(ctx, 'UPDATE', name, options.dryRun, writeOptionsJson('UpdateOptions', options), old);
     const next = admission && request ? (await admission.mutate(request, admissionView(structuredClone(obj), target, old), old))! : structuredClone(obj);
+    // The store checks the resourceVersion of the object the mutating webhooks return.
+    requireResourceVersion(ctx, next, name);
     const result = prepareUpdate(old, next, target, who, mode);
     if (admission && request) await admission.validate(request, result, old);
     if (converts) await convertForStore(ctx, deps, result);
     if (unchangedSince(ctx, deps, key, current, attempt)) return finishUpdate(ctx, deps, key, current, old, result, options.dryRun);
+  }
+}
+
+/** Custom resources allow no unconditional update: the 422 for an object without a resourceVersion. */
+function requireResourceVersion(ctx: ResourceRequest, obj: Record<string, any>, name: string): void {
+  if (ctx.resource.custom && !obj.metadata?.resourceVersion) {
+    throw invalidObject(ctx.resource.info.resource, ctx.resource.info.group, name, [invalidField('metadata.resourceVersion', { goSyntax: '0x0' }, 'must be specified for an update')]);
   }
 }
 
