@@ -18,6 +18,8 @@ export interface UserInfo {
 /** A request's attributes as the review carries them. */
 export interface ReviewAttributes extends AdmissionAttributes {
   kind: string;
+  /** The kind's group/version when it is not the resource's (`autoscaling/v1` for a Scale). */
+  kindApiVersion?: string;
   /** The object's name ('' for a create by generateName). */
   name: string;
   dryRun: boolean;
@@ -28,7 +30,8 @@ export interface ReviewAttributes extends AdmissionAttributes {
 
 /** The review body for `version` (`v1` or `v1beta1`), members in the Go structs' order. */
 export function admissionReviewRequest(version: string, uid: string, attr: ReviewAttributes): Obj {
-  const gvk = { group: attr.group, version: attr.version, kind: attr.kind };
+  const [kindGroup, kindVersion] = attr.kindApiVersion ? splitApiVersion(attr.kindApiVersion) : [attr.group, attr.version];
+  const gvk = { group: kindGroup, version: kindVersion, kind: attr.kind };
   const gvr = { group: attr.group, version: attr.version, resource: attr.resource };
   const request: Obj = { uid, kind: gvk, resource: gvr };
   if (attr.subresource) request.subResource = attr.subresource;
@@ -203,4 +206,9 @@ export function deleteOptionsJson(options: { dryRun: boolean; gracePeriodSeconds
   if (options.propagationPolicy !== undefined) out.propagationPolicy = options.propagationPolicy;
   if (options.dryRun) out.dryRun = ['All'];
   return out;
+}
+
+function splitApiVersion(apiVersion: string): [string, string] {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
 }

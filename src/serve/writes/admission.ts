@@ -13,6 +13,8 @@ export interface AdmissionRequest {
   resource: string;
   subresource: string;
   kind: string;
+  /** The kind's group/version when it is not the resource's (`autoscaling/v1` for a Scale). */
+  kindApiVersion?: string;
   /** '' for cluster-scoped resources; a Namespace's own name for a request on it. */
   namespace: string;
   name: string;

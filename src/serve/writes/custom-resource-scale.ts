@@ -11,6 +11,8 @@ import { notFound, resourceNotFound } from '../../k8s/status';
 import { invalidObject, methodNotAllowedHere, patchRejected, writeConflict, OBJECT_MODIFIED } from '../../k8s/write-status';
 import type { ManagedFieldsEntry } from '../../k8s/managed-fields';
 import type { ResourceRequest } from '../resource-request';
+import { writeOptionsJson } from '../../k8s/admission-review';
+import { admissionOf, admissionRequest } from './admission-hooks';
 import { convertedObject, convertForStore, convertsByWebhook } from './custom-conversion';
 import { valueAtPath, setAtPath } from './custom-resource-rules';
 import { patcherFor } from './patchers';
@@ -44,6 +46,10 @@ export async function handleCustomScale(ctx: ResourceRequest, deps: WriteDeps): 
     scale = patcherFor(deps.patchers, ctx.req.headers['content-type'])({ current: scaleOf(ctx, old), patch: body });
   }
   if (!scale || typeof scale !== 'object' || Array.isArray(scale)) throw patchRejected();
+  // Webhooks see the Scale the write asks for and the current one (kind autoscaling/v1 Scale).
+  const admission = admissionOf(ctx, deps);
+  const request = admission && { ...admissionRequest(ctx, 'UPDATE', name, options.dryRun, writeOptionsJson('UpdateOptions', options)), kind: 'Scale', kindApiVersion: 'autoscaling/v1', settle: (o: Obj) => o };
+  if (admission && request) scale = (await admission.mutate(request, scale, scaleOf(ctx, old)))!;
   const rv = scale.metadata?.resourceVersion;
   if (rv && rv !== old.metadata.resourceVersion) throw writeConflict(ctx.resource.info.resource, ctx.resource.info.group, name, OBJECT_MODIFIED);
   const replicas = scale.spec?.replicas ?? 0;
@@ -57,11 +63,11 @@ export async function handleCustomScale(ctx: ResourceRequest, deps: WriteDeps): 
   if (entries.length > 0) result.metadata.managedFields = entries;
   else delete result.metadata.managedFields;
   const final = finalObject(ctx, result);
+  if (admission && request) await admission.validate(request, scaleOf(ctx, final), scaleOf(ctx, old));
   if (sameObject(final, finalObject(ctx, old)) || options.dryRun) return respondJson(ctx, 200, scaleOf(ctx, final));
-  if (convertsByWebhook(ctx)) {
-    await convertForStore(ctx, deps, final);
-    if (currentRevision(ctx, deps, key) !== current) throw writeConflict(ctx.resource.info.resource, ctx.resource.info.group, name, OBJECT_MODIFIED);
-  }
+  if (convertsByWebhook(ctx)) await convertForStore(ctx, deps, final);
+  // The object changed while a webhook was called: another writer got there first.
+  if ((admission || convertsByWebhook(ctx)) && currentRevision(ctx, deps, key) !== current) throw writeConflict(ctx.resource.info.resource, ctx.resource.info.group, name, OBJECT_MODIFIED);
   const stored = commitObject(ctx, deps, key, final);
   respondJson(ctx, 200, scaleOf(ctx, convertedObject(stored, ctx.resource.codec.type.apiVersion) ?? stored.object));
 }

@@ -10,6 +10,8 @@ import { notFound, badRequest } from '../../k8s/status';
 import { parseWriteOptions } from '../../k8s/write-options';
 import { badRequestMessage, createdSuccess, methodNotAllowedHere, storageError, writeConflict } from '../../k8s/write-status';
 import type { ResourceRequest } from '../resource-request';
+import { writeOptionsJson } from '../../k8s/admission-review';
+import { admissionOf, admissionRequest } from './admission-hooks';
 import { NAMESPACE_MISMATCH } from './create';
 import { checkBodyType, decodeObject, readBody } from './request-body';
 import { commitObject, currentObject, currentRevision, finalObject, keyOf, respondJson } from './stored-write';
@@ -29,7 +31,10 @@ export async function handleBinding(ctx: ResourceRequest, deps: WriteDeps): Prom
   const contentType = checkBodyType(ctx.req.headers['content-type'], bindingKind);
   const body = await readBody(ctx.req);
   const options = parseWriteOptions('create', ctx.info.query);
-  const binding = decodeObject(body, contentType, bindingKind, servedKinds(podCtx, deps));
+  let binding = decodeObject(body, contentType, bindingKind, servedKinds(podCtx, deps));
+  const admission = admissionOf(ctx, deps);
+  const request = admission && { ...admissionRequest(ctx, 'CREATE', ctx.info.name || String(binding.metadata?.name ?? ''), options.dryRun, writeOptionsJson('CreateOptions', options)), kind: 'Binding', kindApiVersion: 'v1', settle: (o: Obj) => o };
+  if (admission && request) binding = (await admission.mutate(request, binding, undefined))!;
   const meta = binding.metadata as Obj;
   if (meta.namespace && meta.namespace !== ctx.info.namespace) throw badRequestMessage(NAMESPACE_MISMATCH);
   const bodyName = typeof meta.name === 'string' ? meta.name : '';
@@ -40,6 +45,7 @@ export async function handleBinding(ctx: ResourceRequest, deps: WriteDeps): Prom
   // BindingREST returns the field errors as a plain aggregate: the apiserver's 500 with their text.
   if (errs.length > 0) throw storageError(aggregateText(errs));
   if (name === '') throw badRequest('Name parameter required.');
+  if (admission && request) await admission.validate(request, binding, undefined);
   const key = keyOf(podCtx, name);
   const current = currentRevision(podCtx, deps, key);
   if (!current) throw notFound('pods', name);

@@ -16,6 +16,8 @@ import { badRequestMessage, createdSuccess, methodNotAllowedHere, storageError }
 import { isPlainObject } from '../../wire/json-object';
 import { decodeEnvelope } from '../../wire/protobuf';
 import type { ResourceRequest } from '../resource-request';
+import { writeOptionsJson } from '../../k8s/admission-review';
+import { admissionOf, admissionRequest } from './admission-hooks';
 import { NAMESPACE_MISMATCH } from './create';
 import { checkPreconditions, deleteObject } from './delete';
 import { prepareUpdate } from './prepare';
@@ -34,11 +36,19 @@ const LOOPBACK_MANAGER = 'kube-apiserver';
 export async function handleEviction(ctx: ResourceRequest, deps: WriteDeps): Promise<void> {
   if (ctx.info.verb !== 'create') throw methodNotAllowedHere();
   const body = await readBody(ctx.req);
-  const eviction = decodeEviction(ctx, deps, body);
+  let eviction = decodeEviction(ctx, deps, body);
   const name = ctx.info.name;
+  const admission = admissionOf(ctx, deps);
+  const createOptions = parseWriteOptions('create', ctx.info.query);
+  const request = admission && {
+    ...admissionRequest(ctx, 'CREATE', name, createOptions.dryRun, writeOptionsJson('CreateOptions', createOptions)),
+    kind: 'Eviction', kindApiVersion: String(eviction.apiVersion), settle: (o: Obj) => o,
+  };
+  if (admission && request) eviction = (await admission.mutate(request, eviction, undefined))!;
   if (eviction.metadata.namespace && eviction.metadata.namespace !== ctx.info.namespace) throw badRequestMessage(NAMESPACE_MISMATCH);
   if ((eviction.metadata.name ?? '') !== name) throw badRequestMessage('name in URL does not match name in Eviction object');
   const options = deleteOptionsOf(ctx, eviction);
+  if (admission && request) await admission.validate(request, eviction, undefined);
   const key = keyOf(ctx, name);
   const current = currentRevision(ctx, deps, key);
   if (!current) throw notFound('pods', name);

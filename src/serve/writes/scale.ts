@@ -19,6 +19,8 @@ import { writeBody } from '../response-body';
 import type { ServedResource } from '../served-resources';
 import { goJson } from '../../wire/json-spans';
 import { NAMESPACE_MISMATCH } from './create';
+import { writeOptionsJson } from '../../k8s/admission-review';
+import { admissionOf, admissionRequest, unchangedSince } from './admission-hooks';
 import { APPLY_PATCH, patcherFor } from './patchers';
 import { prepareUpdate } from './prepare';
 import { checkBodyType, decodeObject, readBody } from './request-body';
@@ -51,17 +53,27 @@ export async function handleScale(ctx: ResourceRequest, deps: WriteDeps): Promis
   if (verb === 'update') contentType = checkBodyType(contentType, scaleResource(ctx.resource));
   const patcher = verb === 'patch' ? patcherFor(deps.patchers, contentType) : undefined;
   if (verb !== 'get') body = await readBody(ctx.req);
-  const current = currentRevision(ctx, deps, key);
-  if (!current) throw notFound(ctx.resource.info.resource, name, ctx.resource.info.group);
-  const old = currentObject(ctx, current);
-  if (verb === 'get') return respondScale(ctx, 200, current.value);
-  const isApply = (contentType ?? '').split(';')[0]!.trim() === APPLY_PATCH;
-  const options = parseWriteOptions(verb, ctx.info.query, isApply);
-  const scale = patcher ? patcher({ current: scaleOf(old), patch: body! }) : decodeObject(body!, contentType!, scaleResource(ctx.resource), new Set(['Scale']));
-  const result = scaledObject(ctx, old, scale);
-  const prepared = prepareUpdate(old, result, writeTarget(ctx), actor(ctx, deps, options.fieldManager), { verb, subresource: 'scale' });
-  untimedScaleEntries(prepared);
-  finishUpdate(ctx, deps, key, current, old, prepared, options.dryRun, (code, value) => respondScale(ctx, code, value));
+  const admission = verb === 'get' ? undefined : admissionOf(ctx, deps);
+  for (let attempt = 1; ; attempt++) {
+    const current = currentRevision(ctx, deps, key);
+    if (!current) throw notFound(ctx.resource.info.resource, name, ctx.resource.info.group);
+    const old = currentObject(ctx, current);
+    if (verb === 'get') return respondScale(ctx, 200, current.value);
+    const isApply = (contentType ?? '').split(';')[0]!.trim() === APPLY_PATCH;
+    const options = parseWriteOptions(verb, ctx.info.query, isApply);
+    let scale = patcher ? patcher({ current: scaleOf(old), patch: body! }) : decodeObject(body!, contentType!, scaleResource(ctx.resource), new Set(['Scale']));
+    // Webhooks see the Scale the write asks for and the current one (kind autoscaling/v1 Scale).
+    const request = admission && { ...admissionRequest(ctx, 'UPDATE', name, options.dryRun, writeOptionsJson('UpdateOptions', options)), kind: 'Scale', kindApiVersion: 'autoscaling/v1', settle: (o: Obj) => o };
+    if (admission && request) scale = (await admission.mutate(request, scale, scaleOf(old)))!;
+    const result = scaledObject(ctx, old, scale);
+    const prepared = prepareUpdate(old, result, writeTarget(ctx), actor(ctx, deps, options.fieldManager), { verb, subresource: 'scale' });
+    untimedScaleEntries(prepared);
+    if (admission && request) {
+      await admission.validate(request, scaleOf(prepared), scaleOf(old));
+      if (!unchangedSince(ctx, deps, key, current, attempt)) continue;
+    }
+    return finishUpdate(ctx, deps, key, current, old, prepared, options.dryRun, (code, value) => respondScale(ctx, code, value));
+  }
 }
 
 /** The parent with the Scale's replicas, after the checks the scale registry makes. */
