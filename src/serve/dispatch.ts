@@ -38,6 +38,8 @@ export interface DispatchDeps {
   bookmarkIntervalMs: number;
   watchTimeoutMs: number;
   writes: WriteDeps;
+  /** The key service account tokens are signed with (one per serve; made on the first TokenRequest). */
+  signer?: TokenSigner;
 }
 
 /** Subresources answered like the object itself (`finalize`: a Namespace's, PUT only). */
@@ -45,7 +47,7 @@ const OBJECT_SUBRESOURCES = new Set(['', 'status', 'finalize']);
 
 export function createDispatcher(deps: DispatchDeps): (req: IncomingMessage, res: ServerResponse) => void {
   // The key service account tokens are signed with, made on the first TokenRequest.
-  const signer = new TokenSigner();
+  const signer = deps.signer ?? new TokenSigner();
   return (req, res) => {
     if (refuseRequestTarget(req, res)) return;
     if (answerHealth(req, res)) return;

@@ -36,6 +36,8 @@ import { builtinPatchers, type WriteDeps } from './writes';
 import { WebhookAdmission } from './admission/webhook-admission';
 import { WebhookRegistry } from './admission/webhook-registry';
 import { liveObject } from './live-object';
+import { TokenSigner } from './token-signer';
+import { authenticateToken } from '../k8s/token-authenticator';
 import { clusterCaPem, parseControllers, startControllers, type RunningControllers } from './controllers';
 import { seedNamespaceDefaults, type SeededDefaults } from './namespace-defaults-seed';
 import { kubeconfigNamespace } from './kubeconfig-namespace';
@@ -189,6 +191,8 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
         { head: () => store.head, revisionAgo: (ms) => store.revisionOlderThan(ms), compact: () => compact(), sendStatus: (req, res, err) => sendStatusBody(req, res, err), applied: (req, injected, reset) => recorder?.applied(req, injected, reset) },
         options.hooks,
       );
+      // The key service account tokens are signed with: TokenRequest, TokenReview and admission's userInfo share it.
+      const signer = new TokenSigner();
       const writes: WriteDeps = {
         store,
         resources,
@@ -198,6 +202,10 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
       };
       writes.admission = new WebhookAdmission({
         registry: new WebhookRegistry(store, resources),
+        authenticate: (token) => {
+          const result = authenticateToken(token, { publicKey: signer.publicKey, now: now(), audiences: [], lookup: (kind, ns, name) => liveObject(writes, '', 'v1', kind, ns, name) });
+          return result.authenticated ? result.user : undefined;
+        },
         services: (kind, ns, name) => liveObject(writes, '', 'v1', kind, ns, name),
         namespaceLabels: (ns) => {
           const found = liveObject(writes, '', 'v1', 'namespaces', '', ns);
@@ -233,6 +241,7 @@ export async function serve(options: ServeOptions): Promise<ServeServer> {
           bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
           watchTimeoutMs: options.watchTimeoutMs ?? 1800_000,
           writes,
+          signer,
         });
       return {
         request: recorder ? recorder.wrap(dispatcher) : dispatcher,

@@ -109,4 +109,20 @@ describe('serve: admission webhooks on scale, eviction and binding', () => {
     expect(second).toMatchObject({ kind: { kind: 'Binding' }, resource: { resource: 'bindings' }, name: 'unscheduled', object: { target: { name: 'node-1' } } });
     expect(second.subResource).toBeUndefined();
   });
+
+  it('userInfo: a service account token serve issued names its account; any other request is kubernetes-admin', async () => {
+    expect((await send('POST', '/api/v1/namespaces/default/serviceaccounts', { metadata: { name: 'bot' } })).status).toBe(201);
+    const issued = await send('POST', '/api/v1/namespaces/default/serviceaccounts/bot/token', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} });
+    expect(issued.status).toBe(201);
+    const token = issued.json.status.token as string;
+    for (const name of ['by-bot', 'by-admin']) expect((await send('POST', PODS, { metadata: { name }, spec: { containers: [{ name: 'c', image: 'busybox' }] } })).status).toBe(201);
+    const evict = (name: string, authorization: string) =>
+      get(`${api.url}${PODS}/${name}/eviction`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: authorization }, body: JSON.stringify({ apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name } }) });
+    expect((await evict('by-bot', `Bearer ${token}`)).status).toBe(201);
+    expect((await evict('by-admin', 'Bearer not-a-token-serve-issued')).status).toBe(201);
+    const [bot, admin] = hooks.reviews('/evict').slice(-2).map((r) => r.request.userInfo);
+    const account = (await send('GET', '/api/v1/namespaces/default/serviceaccounts/bot')).json;
+    expect(bot).toEqual({ username: 'system:serviceaccount:default:bot', uid: account.metadata.uid, groups: ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated'] });
+    expect(admin).toEqual({ username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] });
+  });
 });

@@ -23,6 +23,8 @@ type Obj = Record<string, any>;
 
 export interface WebhookAdmissionDeps {
   registry: WebhookRegistry;
+  /** The user a bearer token names (a service account token serve issued), else undefined. */
+  authenticate?(token: string): UserInfo | undefined;
   services: ServiceLookup;
   /** A namespace's labels, undefined when it does not exist. */
   namespaceLabels(namespace: string): Record<string, string> | undefined;
@@ -30,7 +32,7 @@ export interface WebhookAdmissionDeps {
   log: Logger;
 }
 
-/** The user every request to serve is taken to be (serve has no authentication). */
+/** The user a request without a service account token serve issued is taken to be (serve has no other authentication). */
 export const SERVE_USER: UserInfo = { username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] };
 
 export class WebhookAdmission implements Admission {
@@ -95,8 +97,9 @@ export class WebhookAdmission implements Admission {
   }
 
   private attributes(request: AdmissionRequest, object: Obj | undefined, oldObject: Obj | undefined): ReviewAttributes {
-    const { res: _res, ...rest } = request;
-    return { ...rest, object, oldObject, userInfo: SERVE_USER };
+    const { res: _res, bearerToken, ...rest } = request;
+    const user = bearerToken === undefined ? undefined : this.deps.authenticate?.(bearerToken);
+    return { ...rest, object, oldObject, userInfo: user ?? SERVE_USER };
   }
 
   /** Whether the webhook is called; a namespace selector over a namespace that does not exist is the 404. */

@@ -43,6 +43,7 @@ export function admissionRequest(ctx: ResourceRequest, operation: AdmissionOpera
     name,
     dryRun,
     options,
+    bearerToken: bearerToken(ctx.req.headers.authorization),
     settle: (obj) => settleMutated(ctx, obj, operation === 'UPDATE' ? old : undefined),
   };
 }
@@ -73,3 +74,8 @@ export function unchangedSince(ctx: ResourceRequest, deps: WriteDeps, key: strin
 }
 
 const MAX_ADMISSION_ATTEMPTS = 5;
+
+function bearerToken(authorization: string | undefined): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  return match?.[1];
+}

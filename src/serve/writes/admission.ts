@@ -20,6 +20,8 @@ export interface AdmissionRequest {
   name: string;
   dryRun: boolean;
   options: Obj | undefined;
+  /** The request's bearer token, if any (a service account token serve issued names its user). */
+  bearerToken?: string;
   /** A mutating webhook's patched object as the apiserver decodes it again (checked, pruned, defaulted). */
   settle(obj: Obj): Obj;
 }
