@@ -77,8 +77,22 @@ export function webhookTarget(clientConfig: Obj, timeoutSeconds: number, lookup:
   throw new WebhookCallError(`no endpoints available for service ${JSON.stringify(name)}`, 'could not get REST client');
 }
 
-/** POSTs `body` and resolves with the decoded JSON answer of a 2xx response. */
-export function callWebhook(target: WebhookTarget, body: string, caBundle: string | undefined, timeoutMs: number): Promise<unknown> {
+/**
+ * POSTs `body` and resolves with the decoded JSON answer of a 2xx response. Connections are kept
+ * alive between calls, as the apiserver's webhook clients keep theirs; a kept connection the
+ * webhook closed meanwhile is replaced once.
+ */
+export async function callWebhook(target: WebhookTarget, body: string, caBundle: string | undefined, timeoutMs: number): Promise<unknown> {
+  const answer = await postOnce(target, body, caBundle, timeoutMs, true);
+  return answer === STALE_CONNECTION ? postOnce(target, body, caBundle, timeoutMs, false) : answer;
+}
+
+/** Idle sockets of these agents do not keep the process alive (Node unrefs them). */
+const KEPT_HTTPS = new https.Agent({ keepAlive: true, maxSockets: 32 });
+const KEPT_HTTP = new http.Agent({ keepAlive: true, maxSockets: 32 });
+const STALE_CONNECTION = Symbol('stale kept-alive connection');
+
+function postOnce(target: WebhookTarget, body: string, caBundle: string | undefined, timeoutMs: number, reuse: boolean): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const post = `Post ${JSON.stringify(target.url)}`;
     const options: https.RequestOptions = {
@@ -86,7 +100,7 @@ export function callWebhook(target: WebhookTarget, body: string, caBundle: strin
       port: target.port,
       path: target.path,
       method: 'POST',
-      agent: false,
+      agent: reuse ? (target.tls ? KEPT_HTTPS : KEPT_HTTP) : false,
       headers: {
         'Content-Type': 'application/json',
         Accept: 'application/json, */*',
@@ -107,7 +121,9 @@ export function callWebhook(target: WebhookTarget, body: string, caBundle: strin
       if (err) reject(err);
       else resolve(value);
     };
+    let answered = false;
     const req = (target.tls ? https : http).request(options, (res) => {
+      answered = true;
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (c: Buffer) => {
@@ -143,7 +159,11 @@ export function callWebhook(target: WebhookTarget, body: string, caBundle: strin
       done(new WebhookCallError(`${post}: context deadline exceeded`));
       req.destroy();
     }, timeoutMs);
-    req.on('error', (err) => done(new WebhookCallError(`${post}: ${goNetError(err as NodeJS.ErrnoException, target)}`)));
+    req.on('error', (err) => {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (reuse && req.reusedSocket && !answered && (code === 'ECONNRESET' || code === 'EPIPE')) return done(undefined, STALE_CONNECTION);
+      done(new WebhookCallError(`${post}: ${goNetError(err as NodeJS.ErrnoException, target)}`));
+    });
     req.end(body);
   });
 }
