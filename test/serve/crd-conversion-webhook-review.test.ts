@@ -174,4 +174,18 @@ describe('serve: CRD conversion webhooks as the v1.26 apiserver calls and checks
     tamper = undefined;
     expect((await send('POST', V2, gadgetV2('r7', 1))).status).toBe(201);
   });
+
+  // Last: it changes the CRD.
+  it('after the CRD switches to strategy None, every version reads the stored object with only apiVersion changed', async () => {
+    expect((await send('POST', V1, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'r8' }, spec: { size: 8 } })).status).toBe(201);
+    expect((await send('GET', `${V2}/r8`)).json.spec).toEqual({ dimensions: { size: 8 } });
+    const crd = (await send('GET', `${CRDS}/gadgets.example.com`)).json;
+    crd.spec.conversion = { strategy: 'None' };
+    expect((await send('PUT', `${CRDS}/gadgets.example.com`, crd)).status).toBe(200);
+    hooks.received.length = 0;
+    const read = await send('GET', `${V2}/r8`);
+    expect([read.json.apiVersion, read.json.spec]).toEqual(['example.com/v2', { size: 8 }]);
+    expect((await send('GET', V2)).json.items.find((i: Obj) => i.metadata.name === 'r8').spec).toEqual({ size: 8 });
+    expect(hooks.received).toEqual([]);
+  });
 });

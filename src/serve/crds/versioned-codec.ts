@@ -17,27 +17,28 @@ export class VersionedCodec extends ResourceCodec {
   private readonly storedPrefix: string;
   private readonly servedPrefix: string;
 
-  constructor(info: SeenResource, storageApiVersion: string) {
+  /** `converts`: the CRD's strategy is Webhook (with None, forms a webhook made earlier are not used). */
+  constructor(info: SeenResource, storageApiVersion: string, private readonly converts = false) {
     super(info);
     this.storedPrefix = `{"apiVersion":${JSON.stringify(storageApiVersion)}`;
     this.servedPrefix = `{"apiVersion":${JSON.stringify(this.type.apiVersion)}`;
   }
 
   override objectJson(value: StoredObject): string {
-    const converted = convertedObject(value, this.type.apiVersion);
+    const converted = this.converts ? convertedObject(value, this.type.apiVersion) : undefined;
     if (converted) return JSON.stringify(sortKeys(converted));
     const json = super.objectJson(value);
     return json.startsWith(this.storedPrefix) ? this.servedPrefix + json.slice(this.storedPrefix.length) : json;
   }
 
   override watchEventJson(type: string, value: StoredObject): Buffer {
-    const form = formIn(value, this.type.apiVersion);
+    const form = this.converts ? formIn(value, this.type.apiVersion) : undefined;
     if (form instanceof StatusError) return Buffer.from(`{"type":"ERROR","object":${goJson(form.status)}}\n`, 'utf8');
     return super.watchEventJson(type, value);
   }
 
   override jsonObject(value: StoredObject): Obj {
-    return convertedObject(value, this.type.apiVersion) ?? super.jsonObject(value);
+    return (this.converts ? convertedObject(value, this.type.apiVersion) : undefined) ?? super.jsonObject(value);
   }
 }
 

@@ -31,7 +31,7 @@ export function currentRevision(ctx: ResourceRequest, deps: WriteDeps, key: stri
 /** The live state as an object the caller may change, its resourceVersion set from the revision. */
 export function currentObject(ctx: ResourceRequest, revision: Revision<StoredObject>): Obj {
   // A custom resource a conversion webhook converted: the form of the request's version.
-  const converted = ctx.resource.custom ? convertedObject(revision.value, ctx.resource.codec.type.apiVersion) : undefined;
+  const converted = ctx.resource.custom?.conversion ? convertedObject(revision.value, ctx.resource.codec.type.apiVersion) : undefined;
   const obj = converted ?? objectOf(revision.value, ctx.resource.codec.type);
   // A custom resource is stored in its storage version: read in the request's (conversion None).
   if (ctx.resource.custom) obj.apiVersion = ctx.resource.codec.type.apiVersion;
