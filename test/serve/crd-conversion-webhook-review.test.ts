@@ -175,6 +175,20 @@ describe('serve: CRD conversion webhooks as the v1.26 apiserver calls and checks
     expect((await send('POST', V2, gadgetV2('r7', 1))).status).toBe(201);
   });
 
+  it('a watch in v2 with a label selector shows the object that leaves it in the webhook’s v2 form', async () => {
+    const head = api.status().headResourceVersion;
+    const watched = collectWatch(`${api.url}${V2}?watch=1&labelSelector=team%3Da&resourceVersion=${head}`, (events) => events.length >= 2);
+    expect((await send('POST', V1, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'r9', labels: { team: 'a' } }, spec: { size: 9 } })).status).toBe(201);
+    const moved = await send('PATCH', `${V1}/r9`, { metadata: { labels: { team: 'b' } } }, 'application/merge-patch+json');
+    expect(moved.status).toBe(200);
+    const { events } = await watched;
+    expect(events.map((e) => [e.type, e.object.apiVersion, e.object.spec, e.object.metadata.labels])).toEqual([
+      ['ADDED', 'example.com/v2', { dimensions: { size: 9 } }, { team: 'a' }],
+      ['DELETED', 'example.com/v2', { dimensions: { size: 9 } }, { team: 'a' }],
+    ]);
+    expect(events[1]!.object.metadata.resourceVersion).toBe(moved.json.metadata.resourceVersion);
+  });
+
   // Last: it changes the CRD.
   it('after the CRD switches to strategy None, every version reads the stored object with only apiVersion changed', async () => {
     expect((await send('POST', V1, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'r8' }, spec: { size: 8 } })).status).toBe(201);

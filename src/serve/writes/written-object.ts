@@ -53,6 +53,15 @@ export class WrittenObject extends StoredObject {
   readOnly(): Readonly<Obj> {
     return this.built ?? this.object;
   }
+
+  /** A state with a conversion webhook's forms keeps them when stamped with another resourceVersion. */
+  override withResourceVersion(rv: string): StoredObject {
+    if (!this.forms) return super.withResourceVersion(rv);
+    const object = this.readOnly();
+    const stamped = new WrittenObject({ ...object, metadata: { ...object.metadata, resourceVersion: rv } });
+    stamped.forms = this.forms;
+    return stamped;
+  }
 }
 
 /** How many of the newest written states keep their object. */
