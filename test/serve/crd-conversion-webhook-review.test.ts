@@ -29,6 +29,7 @@ function convert(obj: Obj, desired: string): Obj {
   return { ...rest, apiVersion: desired, spec: { ...others, size: dimensions?.size } };
 }
 
+const SCALE = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' };
 const schema = (spec: Obj) => ({ openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: spec } } } });
 
 describe('serve: CRD conversion webhooks as the v1.26 apiserver calls and checks them', () => {
@@ -49,8 +50,8 @@ describe('serve: CRD conversion webhooks as the v1.26 apiserver calls and checks
       spec: {
         group: 'example.com', scope: 'Namespaced', names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' },
         versions: [
-          { name: 'v1', served: true, storage: true, schema: schema({ size: { type: 'integer' } }) },
-          { name: 'v2', served: true, storage: false, schema: schema({ dimensions: { type: 'object', properties: { size: { type: 'integer' } } } }) },
+          { name: 'v1', served: true, storage: true, schema: schema({ size: { type: 'integer' }, replicas: { type: 'integer' } }), subresources: { scale: SCALE } },
+          { name: 'v2', served: true, storage: false, schema: schema({ dimensions: { type: 'object', properties: { size: { type: 'integer' } } }, replicas: { type: 'integer' } }), subresources: { scale: SCALE } },
         ],
         conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: hooks.url('/convert'), caBundle: hooks.caBundle } } },
       },
@@ -187,6 +188,22 @@ describe('serve: CRD conversion webhooks as the v1.26 apiserver calls and checks
       ['DELETED', 'example.com/v2', { dimensions: { size: 9 } }, { team: 'a' }],
     ]);
     expect(events[1]!.object.metadata.resourceVersion).toBe(moved.json.metadata.resourceVersion);
+  });
+
+  it('a scale in v2 converts to the storage version even when dry run or a no-op, as the apiserver encodes it (a failing webhook fails it)', async () => {
+    expect((await send('POST', V1, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'r10' }, spec: { size: 1, replicas: 1 } })).status).toBe(201);
+    const scale = (await send('GET', `${V2}/r10/scale`)).json;
+    expect(scale.spec).toEqual({ replicas: 1 });
+    tamper = (_, review) => (review.request.desiredAPIVersion === 'example.com/v1' ? { uid: review.request.uid, result: { status: 'Failure', message: 'no v1 today' } } : undefined);
+    const expected = `${GVK2} failed: no v1 today`;
+    const dryRun = await send('PUT', `${V2}/r10/scale?dryRun=All`, { ...scale, spec: { replicas: 3 } });
+    expect([dryRun.status, dryRun.json.message]).toEqual([500, expected]);
+    const noop = await send('PUT', `${V2}/r10/scale`, scale);
+    expect([noop.status, noop.json.message]).toEqual([500, expected]);
+    tamper = undefined;
+    const ok = await send('PUT', `${V2}/r10/scale?dryRun=All`, { ...scale, spec: { replicas: 3 } });
+    expect([ok.status, ok.json.spec]).toEqual([200, { replicas: 3 }]);
+    expect((await send('GET', `${V1}/r10`)).json.spec.replicas).toBe(1);
   });
 
   // Last: it changes the CRD.
