@@ -206,6 +206,23 @@ describe('serve: CRD conversion webhooks as the v1.26 apiserver calls and checks
     expect((await send('GET', `${V1}/r10`)).json.spec.replicas).toBe(1);
   });
 
+  it('deletion through v2: the finalizer mark and the last state are shown in the webhook’s v2 form, in answers and watch events', async () => {
+    expect((await send('POST', V1, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'r11', finalizers: ['example.com/keep'] }, spec: { size: 11 } })).status).toBe(201);
+    const head = api.status().headResourceVersion;
+    const watched = collectWatch(`${api.url}${V2}?watch=1&fieldSelector=metadata.name%3Dr11&resourceVersion=${head}`, (events) => events.length >= 2);
+    const marked = await send('DELETE', `${V2}/r11`);
+    expect(marked.status).toBe(200);
+    expect([marked.json.apiVersion, marked.json.spec, typeof marked.json.metadata.deletionTimestamp]).toEqual(['example.com/v2', { dimensions: { size: 11 } }, 'string']);
+    const released = await send('PATCH', `${V2}/r11`, { metadata: { finalizers: null } }, 'application/merge-patch+json');
+    expect([released.status, released.json.spec]).toEqual([200, { dimensions: { size: 11 } }]);
+    expect((await send('GET', `${V2}/r11`)).status).toBe(404);
+    const { events } = await watched;
+    expect(events.map((e) => [e.type, e.object.apiVersion, e.object.spec])).toEqual([
+      ['MODIFIED', 'example.com/v2', { dimensions: { size: 11 } }],
+      ['DELETED', 'example.com/v2', { dimensions: { size: 11 } }],
+    ]);
+  });
+
   // Last: it changes the CRD.
   it('after the CRD switches to strategy None, every version reads the stored object with only apiVersion changed', async () => {
     expect((await send('POST', V1, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'r8' }, spec: { size: 8 } })).status).toBe(201);
