@@ -164,7 +164,7 @@ describe('serve: CRD conversion webhooks as the v1.26 apiserver calls and checks
     expect((await send('GET', `${V2}/r5`)).json.spec).toEqual({ dimensions: { size: 7 } });
   });
 
-  it('an answer that is no ConversionReview, or no JSON, is a 500 and serve keeps serving', async () => {
+  it('an answer that is no ConversionReview, no JSON, or has fields of the wrong JSON types is a 500 with the decoder’s error, and serve keeps serving', async () => {
     tamper = () => ({ raw: { status: 200, body: 'not json at all' } });
     const garbage = await send('POST', V2, gadgetV2('r7', 1));
     expect(garbage.status).toBe(500);
@@ -172,6 +172,18 @@ describe('serve: CRD conversion webhooks as the v1.26 apiserver calls and checks
     tamper = () => ({ raw: { status: 200, body: '{"kind":"ConversionReview","apiVersion":"apiextensions.k8s.io/v1"}' } });
     const empty = await send('POST', V2, gadgetV2('r7', 1));
     expect(empty.json.message).toBe(`${GVK2} failed: no response provided`);
+    const typed: [Obj, string][] = [
+      [{ uid: 5 }, 'json: cannot unmarshal number into Go struct field ConversionResponse.response.uid of type types.UID'],
+      [{ convertedObjects: {} }, 'json: cannot unmarshal object into Go struct field ConversionResponse.response.convertedObjects of type []runtime.RawExtension'],
+      [{ result: { status: true } }, 'json: cannot unmarshal bool into Go struct field Status.response.result.status of type string'],
+      [{ result: 'Success' }, 'json: cannot unmarshal string into Go struct field ConversionResponse.response.result of type v1.Status'],
+    ];
+    for (const [response, message] of typed) {
+      tamper = () => ({ raw: { status: 200, body: JSON.stringify({ kind: 'ConversionReview', apiVersion: 'apiextensions.k8s.io/v1', response }) } });
+      expect((await send('POST', V2, gadgetV2('r7', 1))).json.message).toBe(`${GVK2} failed: ${message}`);
+    }
+    tamper = () => ({ raw: { status: 200, body: '{"kind":7}' } });
+    expect((await send('POST', V2, gadgetV2('r7', 1))).json.message).toBe(`${GVK2} failed: couldn't get version/kind; json parse error: json: cannot unmarshal number into Go struct field .kind of type string`);
     tamper = undefined;
     expect((await send('POST', V2, gadgetV2('r7', 1))).status).toBe(201);
   });

@@ -11,6 +11,8 @@
 import { randomUid, type Random } from '../../k8s/names';
 import { internalError } from '../../k8s/status';
 import { aggregateText } from '../../k8s/field-errors';
+import { FIND_KIND_TYPE } from '../../k8s/admission-review';
+import { goJsonKind } from '../../k8s/go-json';
 import { validateAnnotations, validateLabels } from '../../k8s/object-meta-validation';
 import { isPlainObject } from '../../wire/json-object';
 import { goJson } from '../../wire/json-spans';
@@ -60,7 +62,7 @@ export async function convertObjects(webhook: ConversionWebhook, deps: Conversio
   let answer: unknown;
   try {
     const target = webhookTarget(webhook.clientConfig, TIMEOUT_SECONDS, deps.services);
-    answer = await callWebhook(target, `${goJson(review)}\n`, webhook.clientConfig?.caBundle, TIMEOUT_SECONDS * 1000);
+    answer = await callWebhook(target, `${goJson(review)}\n`, webhook.clientConfig?.caBundle, TIMEOUT_SECONDS * 1000, (body) => reviewDecodeError(body, version));
   } catch (err) {
     if (err instanceof WebhookCallError) throw failed(err.reason);
     throw err;
@@ -93,6 +95,40 @@ function checkedObject(gvk: string, desiredApiVersion: string, original: Obj, ou
   const restored = restoreObjectMeta(original, out);
   if (typeof restored === 'string') throw internalError(`${prefix} returned invalid metadata: ${restored}`);
   return restored;
+}
+
+/**
+ * Why the apiserver's decoder refuses a ConversionReview answer whose fields have the wrong JSON
+ * types (encoding/json's first type error, in the order the fields come), or undefined.
+ */
+function reviewDecodeError(body: unknown, version: string): string | undefined {
+  if (body === null) return undefined;
+  if (!isPlainObject(body)) return `couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonKind(body)} into Go value of type ${FIND_KIND_TYPE}`;
+  for (const key of ['apiVersion', 'kind']) {
+    const value = body[key];
+    if (value !== undefined && value !== null && typeof value !== 'string') return `couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonKind(value)} into Go struct field .${key} of type string`;
+  }
+  const typeError = (value: unknown, struct: string, field: string, type: string) => `json: cannot unmarshal ${goJsonKind(value)} into Go struct field ${struct}.${field} of type ${type}`;
+  const response = body.response;
+  if (response === undefined || response === null) return undefined;
+  if (!isPlainObject(response)) return typeError(response, 'ConversionReview', 'response', `${version}.ConversionResponse`);
+  for (const [key, value] of Object.entries(response)) {
+    if (value === null) continue;
+    const field = `response.${key}`;
+    if (key === 'uid' && typeof value !== 'string') return typeError(value, 'ConversionResponse', field, 'types.UID');
+    if (key === 'convertedObjects' && !Array.isArray(value)) return typeError(value, 'ConversionResponse', field, '[]runtime.RawExtension');
+    if (key === 'result') {
+      if (!isPlainObject(value)) return typeError(value, 'ConversionResponse', field, 'v1.Status');
+      for (const [k, v] of Object.entries(value)) {
+        if (v === null) continue;
+        if ((k === 'status' || k === 'message' || k === 'reason') && typeof v !== 'string') return typeError(v, 'Status', `${field}.${k}`, k === 'reason' ? 'v1.StatusReason' : 'string');
+        if (k === 'code' && !(typeof v === 'number' && Number.isInteger(v) && v >= -2147483648 && v <= 2147483647)) {
+          return typeof v === 'number' ? `json: cannot unmarshal number ${String(v)} into Go struct field Status.${field}.code of type int32` : typeError(v, 'Status', `${field}.code`, 'int32');
+        }
+      }
+    }
+  }
+  return undefined;
 }
 
 /** The converted objects of a ConversionReview answer, or the reason it is refused. */
