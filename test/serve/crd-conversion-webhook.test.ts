@@ -37,7 +37,7 @@ describe('serve: CRD conversion webhooks', () => {
       if (mode === 'fail') return { uid, result: { status: 'Failure', message: 'cannot convert widgets today' } };
       const converted = objects.map((o: Obj) => convert(o, desiredAPIVersion));
       if (mode === 'wrong-version') converted[0].apiVersion = 'example.com/v9';
-      if (mode === 'rename') for (const c of converted) c.metadata = { ...c.metadata, name: 'renamed', labels: { converted: 'yes' } };
+      if (mode === 'rename') for (const c of converted) c.metadata = { ...c.metadata, generation: 99, labels: { converted: 'yes' } };
       return { uid, convertedObjects: converted, result: { status: 'Success' } };
     });
     const crd = {
@@ -79,7 +79,7 @@ describe('serve: CRD conversion webhooks', () => {
       ['example.com/v1', 'example.com/v2'],
       ['example.com/v2', 'example.com/v1'],
     ]);
-    expect(Object.keys(reviews[0]!)).toEqual(['kind', 'apiVersion', 'request']);
+    expect(Object.keys(reviews[0]!)).toEqual(['kind', 'apiVersion', 'request', 'response']);
     expect(reviews[0]).toMatchObject({ kind: 'ConversionReview', apiVersion: 'apiextensions.k8s.io/v1' });
     expect(Object.keys(reviews[0]!.request)).toEqual(['uid', 'desiredAPIVersion', 'objects']);
     // Stored in v1: read there without the webhook.
@@ -111,8 +111,8 @@ describe('serve: CRD conversion webhooks', () => {
     mode = 'rename';
     const created = await send('POST', V2, widgetV2('w3', 2));
     expect(created.status).toBe(201);
-    expect(created.json.metadata).toMatchObject({ name: 'w3', labels: { converted: 'yes' } });
-    expect((await send('GET', `${V1}/w3`)).json.metadata.name).toBe('w3');
+    expect(created.json.metadata).toMatchObject({ name: 'w3', generation: 1, labels: { converted: 'yes' } });
+    expect((await send('GET', `${V1}/w3`)).json.metadata).toMatchObject({ generation: 1, labels: { converted: 'yes' } });
   });
 
   it('a failing or invalid conversion is the 500 the apiserver answers, and nothing is stored', async () => {
@@ -123,7 +123,7 @@ describe('serve: CRD conversion webhooks', () => {
     mode = 'wrong-version';
     const wrong = await send('POST', V2, widgetV2('w4', 4));
     expect(wrong.status).toBe(500);
-    expect(wrong.json.message).toBe('conversion webhook for example.com/v2, Kind=Widget returned invalid converted object at index 0: expected "example.com/v1", got "example.com/v9"');
+    expect(wrong.json.message).toBe('conversion webhook for example.com/v2, Kind=Widget returned invalid object at index 0: invalid groupVersion (expected example.com/v1, received example.com/v9)');
     expect((await send('GET', `${V1}/w4`)).status).toBe(404);
   });
 });

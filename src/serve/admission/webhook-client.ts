@@ -80,11 +80,12 @@ export function webhookTarget(clientConfig: Obj, timeoutSeconds: number, lookup:
 /**
  * POSTs `body` and resolves with the decoded JSON answer of a 2xx response. Connections are kept
  * alive between calls, as the apiserver's webhook clients keep theirs; a kept connection the
- * webhook closed meanwhile is replaced once.
+ * webhook closed meanwhile is replaced once. `decodeError`: why the answer's JSON does not decode
+ * into the review type (AdmissionReview unless told).
  */
-export async function callWebhook(target: WebhookTarget, body: string, caBundle: string | undefined, timeoutMs: number): Promise<unknown> {
-  const answer = await postOnce(target, body, caBundle, timeoutMs, true);
-  return answer === STALE_CONNECTION ? postOnce(target, body, caBundle, timeoutMs, false) : answer;
+export async function callWebhook(target: WebhookTarget, body: string, caBundle: string | undefined, timeoutMs: number, decodeError: (answer: unknown) => string | undefined = reviewDecodeError): Promise<unknown> {
+  const answer = await postOnce(target, body, caBundle, timeoutMs, true, decodeError);
+  return answer === STALE_CONNECTION ? postOnce(target, body, caBundle, timeoutMs, false, decodeError) : answer;
 }
 
 /** Idle sockets of these agents do not keep the process alive (Node unrefs them). */
@@ -92,7 +93,7 @@ const KEPT_HTTPS = new https.Agent({ keepAlive: true, maxSockets: 32 });
 const KEPT_HTTP = new http.Agent({ keepAlive: true, maxSockets: 32 });
 const STALE_CONNECTION = Symbol('stale kept-alive connection');
 
-function postOnce(target: WebhookTarget, body: string, caBundle: string | undefined, timeoutMs: number, reuse: boolean): Promise<unknown> {
+function postOnce(target: WebhookTarget, body: string, caBundle: string | undefined, timeoutMs: number, reuse: boolean, decodeError: (answer: unknown) => string | undefined): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const post = `Post ${JSON.stringify(target.url)}`;
     const options: https.RequestOptions = {
@@ -150,7 +151,7 @@ function postOnce(target: WebhookTarget, body: string, caBundle: string | undefi
         } catch {
           return done(new WebhookCallError(`couldn't get version/kind; json parse error: ${undecodable(data)}`));
         }
-        const undecoded = reviewDecodeError(answer);
+        const undecoded = decodeError(answer);
         if (undecoded !== undefined) done(new WebhookCallError(undecoded));
         else done(undefined, answer);
       });

@@ -100,7 +100,7 @@ export class CustomResources {
     info.unstructured = true;
     info.columns = printerColumnDefinitions(t.printerColumns);
     const storageId = `${t.group}/${t.storageVersion}/${t.plural}`;
-    const codec = t.version === t.storageVersion ? new ResourceCodec(info) : new VersionedCodec(info, `${t.group}/${t.storageVersion}`);
+    const codec = t.version === t.storageVersion ? new ResourceCodec(info) : new VersionedCodec(info, `${t.group}/${t.storageVersion}`, t.conversion !== undefined);
     return { info, codec, namespaced: t.namespaced, store: this.store.resource(storageId, this.store.floor), custom: t };
   }
 }

@@ -2,11 +2,14 @@
  * The codec of a custom resource version other than the storage version: objects are stored in
  * the storage version; with conversion None only their apiVersion differs (custom resources are
  * written with sorted keys, so the apiVersion is always the first member); a state a conversion
- * webhook converted is shown as the webhook gave it for this version.
+ * webhook converted is shown as the webhook gave it for this version; one it failed to convert
+ * to this version fails the read with the conversion's 500, and is an ERROR event in a watch.
  */
 import type { SeenResource, StoredObject } from '../../reconstruct';
 import { ResourceCodec } from '../resource-codec';
-import { convertedObject } from '../writes/custom-conversion';
+import { StatusError } from '../../k8s/status';
+import { goJson } from '../../wire/json-spans';
+import { convertedObject, formIn } from '../writes/custom-conversion';
 
 type Obj = Record<string, any>;
 
@@ -14,21 +17,28 @@ export class VersionedCodec extends ResourceCodec {
   private readonly storedPrefix: string;
   private readonly servedPrefix: string;
 
-  constructor(info: SeenResource, storageApiVersion: string) {
+  /** `converts`: the CRD's strategy is Webhook (with None, forms a webhook made earlier are not used). */
+  constructor(info: SeenResource, storageApiVersion: string, private readonly converts = false) {
     super(info);
     this.storedPrefix = `{"apiVersion":${JSON.stringify(storageApiVersion)}`;
     this.servedPrefix = `{"apiVersion":${JSON.stringify(this.type.apiVersion)}`;
   }
 
   override objectJson(value: StoredObject): string {
-    const converted = convertedObject(value, this.type.apiVersion);
+    const converted = this.converts ? convertedObject(value, this.type.apiVersion) : undefined;
     if (converted) return JSON.stringify(sortKeys(converted));
     const json = super.objectJson(value);
     return json.startsWith(this.storedPrefix) ? this.servedPrefix + json.slice(this.storedPrefix.length) : json;
   }
 
+  override watchEventJson(type: string, value: StoredObject): Buffer {
+    const form = this.converts ? formIn(value, this.type.apiVersion) : undefined;
+    if (form instanceof StatusError) return Buffer.from(`{"type":"ERROR","object":${goJson(form.status)}}\n`, 'utf8');
+    return super.watchEventJson(type, value);
+  }
+
   override jsonObject(value: StoredObject): Obj {
-    return convertedObject(value, this.type.apiVersion) ?? super.jsonObject(value);
+    return (this.converts ? convertedObject(value, this.type.apiVersion) : undefined) ?? super.jsonObject(value);
   }
 }
 

@@ -4,10 +4,18 @@
  * answers kept with the stored state), so that reads, lists and watches in any version, which
  * serve answers without waiting, show what the webhook made. Of a converted form, the metadata
  * is always the stored object's but for its labels and annotations (as the apiserver restores it).
- * Objects no write of serve converted (a recording's) are served with only apiVersion rewritten.
+ * The objects sent are those the apiserver encodes for etcd: without resourceVersion.
+ * A failed conversion to the storage version refuses the write (nothing is stored); a failed
+ * conversion from it to another served version is kept as that version's form: the write is
+ * stored, as the apiserver stores it, and what reads that version (a get, a list, the write's
+ * own answer when made in that version, an update or delete through it) fails with the
+ * apiserver's 500 until a later write converts again; a watch in that version gets it as an
+ * ERROR event. Objects no write of serve converted (a recording's, or written while the CRD's
+ * strategy was None) are served with only apiVersion rewritten.
  */
 import { StoredObject } from '../../reconstruct';
 import { objectKey } from '../../store/revision';
+import { StatusError } from '../../k8s/status';
 import { convertObjects } from '../crds/conversion-webhook';
 import type { ServiceLookup } from '../admission/webhook-client';
 import type { ResourceRequest } from '../resource-request';
@@ -35,13 +43,18 @@ export async function convertForStore(ctx: ResourceRequest, deps: WriteDeps, obj
   const apiVersion = `${custom.group}/${custom.version}`;
   const storageApiVersion = `${custom.group}/${custom.storageVersion}`;
   const conversionDeps = { services: serviceLookup(deps), random: deps.random };
-  const requested = { ...obj, apiVersion };
+  const requested = forStorage({ ...obj, apiVersion });
   const storage = apiVersion === storageApiVersion ? requested : (await convertObjects(conversion, conversionDeps, custom.kind, apiVersion, storageApiVersion, [requested]))[0]!;
-  const converted = new Map<string, Obj>();
+  const converted = new Map<string, Obj | StatusError>();
   for (const version of custom.servedVersions) {
     const target = `${custom.group}/${version}`;
     if (target === storageApiVersion) continue;
-    converted.set(target, (await convertObjects(conversion, conversionDeps, custom.kind, storageApiVersion, target, [storage]))[0]!);
+    try {
+      converted.set(target, (await convertObjects(conversion, conversionDeps, custom.kind, storageApiVersion, target, [storage]))[0]!);
+    } catch (err) {
+      if (!(err instanceof StatusError)) throw err;
+      converted.set(target, err);
+    }
   }
   pending.set(obj, { storage, converted });
 }
@@ -59,18 +72,43 @@ export function carryForms(from: Obj | StoredObject, to: Obj): void {
 
 /**
  * The object of a stored state in `apiVersion` when a conversion webhook made that form: the
- * converted content, the stored metadata with the form's labels and annotations.
+ * converted content, the stored metadata with the form's labels and annotations. Throws the
+ * conversion's 500 when the webhook failed for that version.
  */
 export function convertedObject(value: StoredObject, apiVersion: string): Obj | undefined {
-  if (!(value instanceof WrittenObject) || !value.forms) return undefined;
-  const form = value.forms.converted.get(apiVersion);
+  const form = formIn(value, apiVersion);
+  if (form instanceof StatusError) throw form;
   if (!form) return undefined;
-  const meta: Obj = { ...value.readOnly().metadata };
+  const meta: Obj = { ...(value as WrittenObject).readOnly().metadata };
   for (const field of ['labels', 'annotations']) {
     if (form.metadata?.[field] === undefined) delete meta[field];
     else meta[field] = form.metadata[field];
   }
   return { ...structuredClone(form), metadata: structuredClone(meta) };
+}
+
+/**
+ * The object to store for `forms`: the storage version's content, `metadata` but for the labels
+ * and annotations the conversion to the storage version gave (what the apiserver writes to etcd).
+ */
+export function storedContent(forms: StoredForms, metadata: Obj): Obj {
+  const meta: Obj = { ...metadata };
+  for (const field of ['labels', 'annotations']) {
+    if (forms.storage.metadata?.[field] === undefined) delete meta[field];
+    else meta[field] = forms.storage.metadata[field];
+  }
+  return { ...forms.storage, metadata: meta };
+}
+
+/** The form a conversion webhook made of a stored state for `apiVersion` (its failure, if it failed). */
+export function formIn(value: StoredObject, apiVersion: string): Obj | StatusError | undefined {
+  return value instanceof WrittenObject ? value.forms?.converted.get(apiVersion) : undefined;
+}
+
+/** The object as the apiserver encodes it for etcd (PrepareObjectForStorage): no resourceVersion, no selfLink. */
+function forStorage(obj: Obj): Obj {
+  const { resourceVersion: _rv, selfLink: _link, ...metadata } = obj.metadata ?? {};
+  return { ...obj, metadata };
 }
 
 /** Services and Endpoints for a `service` client config, read at the head. */

@@ -14,7 +14,7 @@ import type { ResourceRequest } from '../resource-request';
 import { fallBack, representation } from '../resource-handlers';
 import { writeBody } from '../response-body';
 import type { WriteDeps } from './write-deps';
-import { carryForms, convertedObject, formsOf } from './custom-conversion';
+import { carryForms, convertedObject, formsOf, storedContent } from './custom-conversion';
 import { objectOf, restampedText, WrittenObject, type StoredForms } from './written-object';
 
 type Obj = Record<string, any>;
@@ -31,7 +31,7 @@ export function currentRevision(ctx: ResourceRequest, deps: WriteDeps, key: stri
 /** The live state as an object the caller may change, its resourceVersion set from the revision. */
 export function currentObject(ctx: ResourceRequest, revision: Revision<StoredObject>): Obj {
   // A custom resource a conversion webhook converted: the form of the request's version.
-  const converted = ctx.resource.custom ? convertedObject(revision.value, ctx.resource.codec.type.apiVersion) : undefined;
+  const converted = ctx.resource.custom?.conversion ? convertedObject(revision.value, ctx.resource.codec.type.apiVersion) : undefined;
   const obj = converted ?? objectOf(revision.value, ctx.resource.codec.type);
   // A custom resource is stored in its storage version: read in the request's (conversion None).
   if (ctx.resource.custom) obj.apiVersion = ctx.resource.codec.type.apiVersion;
@@ -71,13 +71,13 @@ function withRv(ctx: ResourceRequest, obj: Obj, rev: number, json?: string): Wri
   const copy: Obj = { ...obj, metadata: { ...obj.metadata, resourceVersion: rv } };
   const custom = ctx.resource.custom;
   const forms = custom ? formsOf(obj) : undefined;
-  if (forms) return withForms(ctx, { ...forms.storage, metadata: copy.metadata }, forms);
+  if (forms) return withForms(ctx, storedContent(forms, copy.metadata), forms);
   if (custom && custom.version !== custom.storageVersion) copy.apiVersion = `${custom.group}/${custom.storageVersion}`;
   else if (ordered.has(obj) && obj.metadata?.resourceVersion !== undefined) return new WrittenObject(copy, json === undefined ? undefined : restampedText(json, rv));
   return new WrittenObject(finalObject(ctx, copy));
 }
 
-/** A custom resource's stored state from its conversion webhook's forms (content of the storage version, `storage.metadata` the object's). */
+/** A custom resource's stored state from its conversion webhook's forms (`storage`: see storedContent). */
 function withForms(ctx: ResourceRequest, storage: Obj, forms: StoredForms): WrittenObject {
   const stored = new WrittenObject(finalObject(ctx, storage));
   stored.forms = forms;
@@ -117,7 +117,7 @@ export function commitDeletion(ctx: ResourceRequest, deps: WriteDeps, key: strin
 /** An object that is not stored (dry run, no-op answers): in key order, as it is. */
 export function unstored(ctx: ResourceRequest, obj: Obj): WrittenObject {
   const forms = ctx.resource.custom ? formsOf(obj) : undefined;
-  if (forms) return withForms(ctx, { ...forms.storage, metadata: obj.metadata }, forms);
+  if (forms) return withForms(ctx, storedContent(forms, obj.metadata), forms);
   return new WrittenObject(finalObject(ctx, obj));
 }
 

@@ -1,6 +1,7 @@
 import { StoredObject, type TypeInfo } from '../../reconstruct';
 import { goJson } from '../../wire/json-spans';
 import { isPlainObject } from '../../wire/json-object';
+import type { StatusError } from '../../k8s/status';
 
 type Obj = Record<string, any>;
 
@@ -12,10 +13,10 @@ type Obj = Record<string, any>;
  * text again; older states keep only the text, which holds the same data once. Never mutated once
  * stored; the object given to the constructor must not be changed afterwards either.
  */
-/** A custom resource's state as its CRD's conversion webhook gave it: the storage version's object and the other served versions' (apiVersion → object). */
+/** A custom resource's state as its CRD's conversion webhook gave it: the storage version's object and the other served versions' (apiVersion → object, or the conversion's failure). */
 export interface StoredForms {
   storage: Obj;
-  converted: Map<string, Obj>;
+  converted: Map<string, Obj | StatusError>;
 }
 
 export class WrittenObject extends StoredObject {
@@ -51,6 +52,15 @@ export class WrittenObject extends StoredObject {
   /** The object for reading only (the caller must not change it). */
   readOnly(): Readonly<Obj> {
     return this.built ?? this.object;
+  }
+
+  /** A state with a conversion webhook's forms keeps them when stamped with another resourceVersion. */
+  override withResourceVersion(rv: string): StoredObject {
+    if (!this.forms) return super.withResourceVersion(rv);
+    const object = this.readOnly();
+    const stamped = new WrittenObject({ ...object, metadata: { ...object.metadata, resourceVersion: rv } });
+    stamped.forms = this.forms;
+    return stamped;
   }
 }
 
