@@ -6,7 +6,7 @@
  * verifying are deterministic (RSASSA-PKCS1-v1_5): the keys are passed in.
  */
 import { createHash, sign, verify, type KeyObject } from 'node:crypto';
-import { isPlainObject } from '../wire/json-object';
+import { isPlainObject, withSortedKeys } from '../wire/json-object';
 
 type Obj = Record<string, any>;
 
@@ -26,7 +26,7 @@ export function jwtKeyId(publicKey: KeyObject): string {
 /** The signed token: `header.claims.signature`. */
 export function signJwt(claims: Obj, privateKey: KeyObject, kid: string): string {
   const header = base64url(JSON.stringify({ alg: 'RS256', kid }));
-  const payload = base64url(JSON.stringify(sortedKeys(claims)));
+  const payload = base64url(JSON.stringify(withSortedKeys(claims)));
   const signature = sign('sha256', Buffer.from(`${header}.${payload}`), privateKey).toString('base64url');
   return `${header}.${payload}.${signature}`;
 }
@@ -65,10 +65,3 @@ function parseJson(part: string): Obj | undefined {
   }
 }
 
-function sortedKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortedKeys);
-  if (!isPlainObject(value)) return value;
-  const out: Obj = {};
-  for (const key of Object.keys(value).sort()) out[key] = sortedKeys(value[key]);
-  return out;
-}

@@ -27,3 +27,12 @@ export function sameJsonContent(a: unknown, b: unknown, ignore?: ReadonlySet<str
   for (const k of Object.keys(y)) if (y[k] !== undefined && !ignore?.has(k)) members--;
   return members === 0;
 }
+
+/** A copy of a JSON value with every object's keys in sorted order (as Go encodes maps and unstructured objects). */
+export function withSortedKeys(value: unknown): any {
+  if (Array.isArray(value)) return value.map(withSortedKeys);
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(value).sort()) out[k] = withSortedKeys(value[k]);
+  return out;
+}

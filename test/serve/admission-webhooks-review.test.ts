@@ -9,6 +9,7 @@
 import { serve, type ServeServer } from '../../src/serve';
 import { get } from '../support/http-client';
 import { allow, patchWith, startWebhookServer, type WebhookServer } from '../support/webhook-server';
+import { webhookCluster } from './webhook-cluster';
 
 type Obj = Record<string, any>;
 
@@ -25,29 +26,8 @@ describe('serve: admission webhooks as v1.26 calls them (review)', () => {
     await api.close();
     await hooks.close();
   });
-  afterEach(async () => {
-    for (const kind of ['validatingwebhookconfigurations', 'mutatingwebhookconfigurations']) await send('DELETE', `${ADMISSION}/${kind}`);
-    hooks.received.length = 0;
-  });
-
-  async function send(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; json: Obj }> {
-    const r = await get(`${api.url}${path}`, { method, headers: { 'Content-Type': contentType, Accept: 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-    return { status: r.status, json: JSON.parse(r.body.toString('utf8') || '{}') as Obj };
-  }
-
-  const webhook = (name: string, path: string, extra: Obj = {}): Obj => ({
-    name,
-    clientConfig: { url: hooks.url(path), caBundle: hooks.caBundle },
-    rules: [{ operations: ['CREATE', 'UPDATE', 'DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
-    sideEffects: 'None',
-    admissionReviewVersions: ['v1'],
-    ...extra,
-  });
-
-  async function install(kind: 'Validating' | 'Mutating', name: string, webhooks: Obj[]): Promise<void> {
-    const r = await send('POST', `${ADMISSION}/${kind.toLowerCase()}webhookconfigurations`, { apiVersion: 'admissionregistration.k8s.io/v1', kind: `${kind}WebhookConfiguration`, metadata: { name }, webhooks });
-    expect(r.status).toBe(201);
-  }
+  const { send, webhook, install, reset } = webhookCluster(() => api, () => hooks);
+  afterEach(() => reset());
 
   const configMap = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: '1' } });
   const failed = (name: string, reason: string) => `Internal error occurred: failed calling webhook "${name}": ${reason}`;

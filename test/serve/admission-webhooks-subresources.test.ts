@@ -11,6 +11,7 @@ import { serve, type ServeServer } from '../../src/serve';
 import { get } from '../support/http-client';
 import { kubectl } from '../support/kube-clients';
 import { allow, deny, patchWith, startWebhookServer, type WebhookServer } from '../support/webhook-server';
+import { sendJson } from './invalid-status';
 
 type Obj = Record<string, any>;
 
@@ -50,10 +51,7 @@ describe('serve: admission webhooks on scale, eviction and binding', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function send(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; json: Obj }> {
-    const r = await get(`${api.url}${path}`, { method, headers: { 'Content-Type': contentType, Accept: 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-    return { status: r.status, json: JSON.parse(r.body.toString('utf8') || '{}') as Obj };
-  }
+  const send = (method: string, path: string, body?: unknown, contentType?: string) => sendJson(api.url, method, path, body, contentType);
 
   it('a scale write is reviewed as an autoscaling/v1 Scale of the deployment: kubectl scale is refused past the policy, a mutating webhook may change the replicas', async () => {
     const deployment = {

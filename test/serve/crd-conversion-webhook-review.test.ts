@@ -7,8 +7,10 @@
  * write is stored and the reads in that version fail.
  */
 import { serve, type ServeServer } from '../../src/serve';
-import { collectWatch, get } from '../support/http-client';
+import { collectWatch } from '../support/http-client';
 import { startWebhookServer, type WebhookAnswer, type WebhookServer } from '../support/webhook-server';
+import { sendJson } from './invalid-status';
+import { convertSize, sizeCrd } from './crd-conversion-fixtures';
 
 type Obj = Record<string, any>;
 
@@ -18,19 +20,7 @@ const V2 = '/apis/example.com/v2/namespaces/default/gadgets';
 const GVK1 = 'conversion webhook for example.com/v1, Kind=Gadget';
 const GVK2 = 'conversion webhook for example.com/v2, Kind=Gadget';
 
-/** v1 (storage) keeps `spec.size`; v2 has `spec.dimensions.size`. */
-function convert(obj: Obj, desired: string): Obj {
-  const { spec = {}, ...rest } = obj;
-  if (desired === 'example.com/v2') {
-    const { size, ...others } = spec;
-    return { ...rest, apiVersion: desired, spec: { ...others, dimensions: { size } } };
-  }
-  const { dimensions, ...others } = spec;
-  return { ...rest, apiVersion: desired, spec: { ...others, size: dimensions?.size } };
-}
-
 const SCALE = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' };
-const schema = (spec: Obj) => ({ openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: spec } } } });
 
 describe('serve: CRD conversion webhooks as the v1.26 apiserver calls and checks them', () => {
   let api: ServeServer;
@@ -41,21 +31,11 @@ describe('serve: CRD conversion webhooks as the v1.26 apiserver calls and checks
     [api, hooks] = await Promise.all([serve({ seed: 13 }), startWebhookServer()]);
     hooks.handle('/convert', (review) => {
       const { uid, desiredAPIVersion, objects } = review.request;
-      const converted = objects.map((o: Obj) => convert(o, desiredAPIVersion));
+      const converted = objects.map((o: Obj) => convertSize(o, desiredAPIVersion));
       const replaced = tamper?.(converted, review);
       return replaced ?? { uid, convertedObjects: converted, result: { status: 'Success' } };
     });
-    const crd = {
-      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'gadgets.example.com' },
-      spec: {
-        group: 'example.com', scope: 'Namespaced', names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' },
-        versions: [
-          { name: 'v1', served: true, storage: true, schema: schema({ size: { type: 'integer' }, replicas: { type: 'integer' } }), subresources: { scale: SCALE } },
-          { name: 'v2', served: true, storage: false, schema: schema({ dimensions: { type: 'object', properties: { size: { type: 'integer' } } }, replicas: { type: 'integer' } }), subresources: { scale: SCALE } },
-        ],
-        conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: hooks.url('/convert'), caBundle: hooks.caBundle } } },
-      },
-    };
+    const crd = sizeCrd('Gadget', { url: hooks.url('/convert'), caBundle: hooks.caBundle }, { properties: { replicas: { type: 'integer' } }, version: { subresources: { scale: SCALE } } });
     expect((await send('POST', CRDS, crd)).status).toBe(201);
   });
   afterAll(async () => {
@@ -67,10 +47,7 @@ describe('serve: CRD conversion webhooks as the v1.26 apiserver calls and checks
     hooks.received.length = 0;
   });
 
-  async function send(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; json: Obj }> {
-    const r = await get(`${api.url}${path}`, { method, headers: { 'Content-Type': contentType, Accept: 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-    return { status: r.status, json: JSON.parse(r.body.toString('utf8') || '{}') as Obj };
-  }
+  const send = (method: string, path: string, body?: unknown, contentType?: string) => sendJson(api.url, method, path, body, contentType);
 
   const gadgetV2 = (name: string, size: number, metadata: Obj = {}) => ({ apiVersion: 'example.com/v2', kind: 'Gadget', metadata: { name, ...metadata }, spec: { dimensions: { size } } });
 

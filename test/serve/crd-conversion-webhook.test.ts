@@ -4,8 +4,10 @@
  * version show what the webhook made, and the webhook's failures are the apiserver's 500s.
  */
 import { serve, type ServeServer } from '../../src/serve';
-import { collectWatch, get } from '../support/http-client';
+import { collectWatch } from '../support/http-client';
 import { startWebhookServer, type WebhookServer } from '../support/webhook-server';
+import { sendJson } from './invalid-status';
+import { convertSize, sizeCrd } from './crd-conversion-fixtures';
 
 type Obj = Record<string, any>;
 
@@ -13,18 +15,6 @@ const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const V1 = '/apis/example.com/v1/namespaces/default/widgets';
 const V2 = '/apis/example.com/v2/namespaces/default/widgets';
 
-/** v1 (storage) keeps `spec.size`; v2 has `spec.dimensions.size`. */
-function convert(obj: Obj, desired: string): Obj {
-  const { spec = {}, ...rest } = obj;
-  if (desired === 'example.com/v2') {
-    const { size, ...others } = spec;
-    return { ...rest, apiVersion: desired, spec: { ...others, dimensions: { size } } };
-  }
-  const { dimensions, ...others } = spec;
-  return { ...rest, apiVersion: desired, spec: { ...others, size: dimensions?.size } };
-}
-
-const schema = (spec: Obj) => ({ openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: spec } } } });
 
 describe('serve: CRD conversion webhooks', () => {
   let api: ServeServer;
@@ -35,22 +25,12 @@ describe('serve: CRD conversion webhooks', () => {
     hooks.handle('/convert', (review) => {
       const { uid, desiredAPIVersion, objects } = review.request;
       if (mode === 'fail') return { uid, result: { status: 'Failure', message: 'cannot convert widgets today' } };
-      const converted = objects.map((o: Obj) => convert(o, desiredAPIVersion));
+      const converted = objects.map((o: Obj) => convertSize(o, desiredAPIVersion));
       if (mode === 'wrong-version') converted[0].apiVersion = 'example.com/v9';
       if (mode === 'rename') for (const c of converted) c.metadata = { ...c.metadata, generation: 99, labels: { converted: 'yes' } };
       return { uid, convertedObjects: converted, result: { status: 'Success' } };
     });
-    const crd = {
-      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
-      spec: {
-        group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-        versions: [
-          { name: 'v1', served: true, storage: true, schema: schema({ size: { type: 'integer' } }) },
-          { name: 'v2', served: true, storage: false, schema: schema({ dimensions: { type: 'object', properties: { size: { type: 'integer' } } } }) },
-        ],
-        conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: hooks.url('/convert'), caBundle: hooks.caBundle } } },
-      },
-    };
+    const crd = sizeCrd('Widget', { url: hooks.url('/convert'), caBundle: hooks.caBundle });
     expect((await send('POST', CRDS, crd)).status).toBe(201);
   });
   afterAll(async () => {
@@ -62,10 +42,7 @@ describe('serve: CRD conversion webhooks', () => {
     hooks.received.length = 0;
   });
 
-  async function send(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; json: Obj }> {
-    const r = await get(`${api.url}${path}`, { method, headers: { 'Content-Type': contentType, Accept: 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-    return { status: r.status, json: JSON.parse(r.body.toString('utf8') || '{}') as Obj };
-  }
+  const send = (method: string, path: string, body?: unknown, contentType?: string) => sendJson(api.url, method, path, body, contentType);
 
   const widgetV2 = (name: string, size: number) => ({ apiVersion: 'example.com/v2', kind: 'Widget', metadata: { name }, spec: { dimensions: { size } } });
 

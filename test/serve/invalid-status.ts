@@ -24,8 +24,8 @@ export function invalidStatus(kind: string, group: string, name: string, causes:
   };
 }
 
-/** A request with a JSON body (or `contentType`'s), its answer's status and parsed JSON. */
-export async function sendJson(url: string, method: string, path: string, body: Obj, contentType = 'application/json'): Promise<{ status: number; json: Obj }> {
-  const r = await get(`${url}${path}`, { method, headers: { 'Content-Type': contentType, Accept: 'application/json' }, body: JSON.stringify(body) });
-  return { status: r.status, json: JSON.parse(r.body.toString('utf8')) as Obj };
+/** A request with a JSON body (or `contentType`'s; none when `body` is undefined): its answer's status, parsed JSON ({} for none) and headers. */
+export async function sendJson(url: string, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; json: Obj; headers: Record<string, unknown> }> {
+  const r = await get(`${url}${path}`, { method, headers: { 'Content-Type': contentType, Accept: 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return { status: r.status, json: JSON.parse(r.body.toString('utf8') || '{}') as Obj, headers: r.headers };
 }

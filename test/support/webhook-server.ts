@@ -96,3 +96,23 @@ export async function startWebhookServer(): Promise<WebhookServer> {
     }),
   };
 }
+
+/** A webhook of a configuration calling `server` at `path`: ConfigMap creates, updates and deletes unless `extra` says otherwise. */
+export function webhookFor(server: WebhookServer, name: string, path: string, extra: Obj = {}): Obj {
+  return {
+    name,
+    clientConfig: { url: server.url(path), caBundle: server.caBundle },
+    rules: [{ operations: ['CREATE', 'UPDATE', 'DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
+    sideEffects: 'None',
+    admissionReviewVersions: ['v1'],
+    ...extra,
+  };
+}
+
+/** The body of a Validating- or MutatingWebhookConfiguration `name` with `webhooks`, and the path to POST it to. */
+export function webhookConfiguration(kind: 'Validating' | 'Mutating', name: string, webhooks: Obj[]): { path: string; body: Obj } {
+  return {
+    path: `/apis/admissionregistration.k8s.io/v1/${kind.toLowerCase()}webhookconfigurations`,
+    body: { apiVersion: 'admissionregistration.k8s.io/v1', kind: `${kind}WebhookConfiguration`, metadata: { name }, webhooks },
+  };
+}

@@ -14,7 +14,7 @@ import { aggregateText } from '../../k8s/field-errors';
 import { FIND_KIND_TYPE } from '../../k8s/admission-review';
 import { goJsonKind } from '../../k8s/go-json';
 import { validateAnnotations, validateLabels } from '../../k8s/object-meta-validation';
-import { isPlainObject } from '../../wire/json-object';
+import { isPlainObject, withSortedKeys } from '../../wire/json-object';
 import { goJson } from '../../wire/json-spans';
 import { callWebhook, webhookTarget, WebhookCallError, type ServiceLookup } from '../admission/webhook-client';
 
@@ -56,7 +56,7 @@ export async function convertObjects(webhook: ConversionWebhook, deps: Conversio
   // The apiserver sends the review with an empty response (a non-nil pointer: encoded, not omitted).
   const review = {
     kind: 'ConversionReview', apiVersion: `apiextensions.k8s.io/${version}`,
-    request: { uid, desiredAPIVersion: desiredApiVersion, objects: objects.map(sortKeys) },
+    request: { uid, desiredAPIVersion: desiredApiVersion, objects: objects.map(withSortedKeys) },
     response: { uid: '', convertedObjects: null, result: { metadata: {} } },
   };
   let answer: unknown;
@@ -195,11 +195,3 @@ const jsonType = (v: unknown): string => (Array.isArray(v) ? 'array' : typeof v 
 
 const goType = (v: unknown): string => (Array.isArray(v) ? '[]interface {}' : v === null ? '<nil>' : typeof v === 'string' ? 'string' : typeof v === 'number' ? 'float64' : typeof v === 'boolean' ? 'bool' : 'map[string]interface {}');
 
-/** Go encodes unstructured objects with their keys sorted. */
-function sortKeys(value: unknown): any {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (!isPlainObject(value)) return value;
-  const out: Obj = {};
-  for (const k of Object.keys(value).sort()) out[k] = sortKeys(value[k]);
-  return out;
-}

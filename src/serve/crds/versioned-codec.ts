@@ -10,6 +10,7 @@ import { ResourceCodec } from '../resource-codec';
 import { StatusError } from '../../k8s/status';
 import { goJson } from '../../wire/json-spans';
 import { convertedObject, formIn } from '../writes/custom-conversion';
+import { withSortedKeys } from '../../wire/json-object';
 
 type Obj = Record<string, any>;
 
@@ -26,7 +27,7 @@ export class VersionedCodec extends ResourceCodec {
 
   override objectJson(value: StoredObject): string {
     const converted = this.converts ? convertedObject(value, this.type.apiVersion) : undefined;
-    if (converted) return JSON.stringify(sortKeys(converted));
+    if (converted) return JSON.stringify(withSortedKeys(converted));
     const json = super.objectJson(value);
     return json.startsWith(this.storedPrefix) ? this.servedPrefix + json.slice(this.storedPrefix.length) : json;
   }
@@ -42,10 +43,3 @@ export class VersionedCodec extends ResourceCodec {
   }
 }
 
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (!value || typeof value !== 'object') return value;
-  const out: Obj = {};
-  for (const k of Object.keys(value).sort()) out[k] = sortKeys((value as Obj)[k]);
-  return out;
-}

@@ -16,6 +16,7 @@ import { writeBody } from '../response-body';
 import type { WriteDeps } from './write-deps';
 import { carryForms, convertedObject, formsOf, storedContent } from './custom-conversion';
 import { objectOf, restampedText, WrittenObject, type StoredForms } from './written-object';
+import { withSortedKeys } from '../../wire/json-object';
 
 type Obj = Record<string, any>;
 
@@ -55,7 +56,7 @@ export function currentReadOnly(ctx: ResourceRequest, revision: Revision<StoredO
 
 /** The object in the apiserver's key order (custom resources: every key sorted). */
 export function finalObject(ctx: ResourceRequest, obj: Obj): Obj {
-  const out = ctx.resource.info.unstructured ? (sortKeys(obj) as Obj) : orderObject(obj, builtinProtobuf().kindOrder(ctx.resource.info));
+  const out = ctx.resource.info.unstructured ? (withSortedKeys(obj) as Obj) : orderObject(obj, builtinProtobuf().kindOrder(ctx.resource.info));
   ordered.add(out);
   if (ctx.resource.custom) carryForms(obj, out);
   return out;
@@ -164,10 +165,3 @@ function writtenKeys(o: Obj): string[] {
   return keys;
 }
 
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (!value || typeof value !== 'object') return value;
-  const out: Obj = {};
-  for (const k of Object.keys(value).sort()) out[k] = sortKeys((value as Obj)[k]);
-  return out;
-}
