@@ -135,6 +135,24 @@ describe('serve: admission webhooks as v1.26 calls them (review)', () => {
     expect(created.json.spec.volumes).toEqual(spec.volumes);
   });
 
+  it('a create’s managedFields are recorded before admission: webhooks see them, and what plugins and webhooks add is no manager’s', async () => {
+    const pod = (name: string) => ({ metadata: { name }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+    const fieldsOf = (obj: Obj) => obj.metadata.managedFields.map((e: Obj) => ({ ...e, time: undefined }));
+    await send('POST', '/api/v1/namespaces/default/serviceaccounts', { metadata: { name: 'default' } });
+    const plain = await send('POST', '/api/v1/namespaces/default/pods?fieldManager=tester', pod('plain'));
+    expect(plain.status).toBe(201);
+    hooks.handle('/label', () => patchWith([{ op: 'add', path: '/metadata/labels', value: { added: 'by-webhook' } }]));
+    await install('Mutating', 'label', [webhook('label.example.com', '/label', { rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }] })]);
+    const hooked = await send('POST', '/api/v1/namespaces/default/pods?fieldManager=tester', pod('hooked'));
+    expect(hooked.status).toBe(201);
+    expect(hooked.json.metadata.labels).toEqual({ added: 'by-webhook' });
+    // The same entry as without webhooks: neither the token volume nor the label is the creator's.
+    expect(fieldsOf(hooked.json)).toEqual(fieldsOf(plain.json));
+    expect(JSON.stringify(hooked.json.metadata.managedFields)).not.toContain('f:added');
+    const seen = hooks.reviews('/label')[0]!.request.object.metadata.managedFields;
+    expect(seen.map((e: Obj) => [e.manager, e.operation])).toEqual([['tester', 'Update']]);
+  });
+
   it('a custom resource’s PUT without resourceVersion reaches the mutating webhooks first: one that sets it lets the update through', async () => {
     const crd = {
       apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'gadgets.review.example.com' },

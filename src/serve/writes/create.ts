@@ -7,7 +7,7 @@ import { alreadyExists, badRequestMessage, methodNotAllowedHere } from '../../k8
 import type { ResourceRequest } from '../resource-request';
 import { admissionOf, admissionRequest } from './admission-hooks';
 import { convertForStore, convertsByWebhook } from './custom-conversion';
-import { admissionView, prepareCreate } from './prepare';
+import { admissionView, createManagedFields, prepareCreate } from './prepare';
 import { admitServiceAccount } from './service-account-admission';
 import { checkBodyType, decodeObject, readBody } from './request-body';
 import { commitObject, currentRevision, keyOf, respondObject, unstored } from './stored-write';
@@ -38,8 +38,12 @@ export async function createObject(ctx: ResourceRequest, deps: WriteDeps, obj: R
   const admission = admissionOf(ctx, deps);
   const request = admission && admissionRequest(ctx, 'CREATE', obj.metadata?.name ?? '', options.dryRun, writeOptionsJson('CreateOptions', options));
   const isPod = ctx.resource.info.group === '' && ctx.resource.info.resource === 'pods';
+  const who = actor(ctx, deps, options.fieldManager);
+  // The apiserver records the creator's managedFields before admission: webhooks see them, and what admission adds is no manager's.
+  const recorded = admission ? createManagedFields(obj, target, who) : undefined;
   if (admission && request) {
     const view = admissionView(obj, target);
+    if (recorded!.length > 0) view.metadata.managedFields = recorded;
     if (isPod) {
       // The in-tree mutating plugins come before MutatingAdmissionWebhook: ServiceAccount, Priority, DefaultTolerationSeconds.
       admitServiceAccount(view, target.namespace, deps);
@@ -47,7 +51,7 @@ export async function createObject(ctx: ResourceRequest, deps: WriteDeps, obj: R
     }
     obj = (await admission.mutate(request, view, undefined))!;
   }
-  const prepared = prepareCreate(obj, target, actor(ctx, deps, options.fieldManager));
+  const prepared = prepareCreate(obj, target, who, false, recorded);
   if (isPod && !admission) admitServiceAccount(prepared, target.namespace, deps);
   // Validating webhooks see the generated name.
   if (admission && request) await admission.validate({ ...request, name: prepared.metadata.name }, prepared, undefined);

@@ -51,16 +51,11 @@ export function invalid(target: WriteTarget, name: string, errs: FieldError[]): 
  * A create's object up to (not including) its resourceVersion; throws the 422 or the 500 for a
  * set resourceVersion. `appliedFields`: the object's managedFields were set by an apply and are kept.
  */
-export function prepareCreate(obj: Obj, target: WriteTarget, actor: Actor, appliedFields = false): Obj {
+export function prepareCreate(obj: Obj, target: WriteTarget, actor: Actor, appliedFields = false, recorded?: ManagedFieldsEntry[]): Obj {
   const { resource, rules } = target;
   const meta = obj.metadata as Obj;
-  if (resource.namespaced) meta.namespace = target.namespace;
-  else delete meta.namespace;
   if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName, actor.random);
-  omitEmptyMeta(meta);
-  applyCreateDefaults(obj, resource.info.resource, rules);
-  if (rules.builtin) applyDefaults(resource.codec.type.kind, obj);
-  if (rules.builtin && resource.info.group === '') omitEmptyData(resource.codec.type.kind, obj);
+  normaliseCreate(obj, target);
   const errs = [
     ...validateObjectMeta(meta, resource.namespaced, nameValidatorFor(resource.info.group, resource.info.resource)),
     ...validateConfigData(resource.codec.type.kind, obj),
@@ -75,10 +70,8 @@ export function prepareCreate(obj: Obj, target: WriteTarget, actor: Actor, appli
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
   if (rules.tracksGeneration) meta.generation = 1;
-  if (!appliedFields) {
-    const scope: ManagedScope = rules.hasStatus ? 'main' : 'all';
-    setManagedFields(meta, cachedManagedFields(target.resource, { entries: [], manager: actor.manager, time: timestamp(actor.now), scope, before: undefined, after: obj }));
-  }
+  if (recorded) setManagedFields(meta, recorded);
+  else if (!appliedFields) setManagedFields(meta, createdFields(obj, target, actor));
   if (rules.builtin) completeCreate(resource.codec.type.kind, obj, { uid: meta.uid, random: actor.random, allocations: actor.allocations ?? noAllocations });
   return obj;
 }
@@ -92,6 +85,35 @@ export function admissionView(obj: Obj, target: WriteTarget, old?: Obj): Obj {
   if (!old && target.resource.namespaced) meta.namespace = target.namespace;
   if (target.rules.builtin) applyDefaults(target.resource.codec.type.kind, obj, old);
   return obj;
+}
+
+/** The namespace, empty metadata left out, the kind's create defaults: what prepareCreate does before validating. */
+function normaliseCreate(obj: Obj, target: WriteTarget): void {
+  const { resource, rules } = target;
+  const meta = obj.metadata as Obj;
+  if (resource.namespaced) meta.namespace = target.namespace;
+  else delete meta.namespace;
+  omitEmptyMeta(meta);
+  applyCreateDefaults(obj, resource.info.resource, rules);
+  if (rules.builtin) applyDefaults(resource.codec.type.kind, obj);
+  if (rules.builtin && resource.info.group === '') omitEmptyData(resource.codec.type.kind, obj);
+}
+
+function createdFields(obj: Obj, target: WriteTarget, actor: Actor): ManagedFieldsEntry[] {
+  const scope: ManagedScope = target.rules.hasStatus ? 'main' : 'all';
+  return cachedManagedFields(target.resource, { entries: [], manager: actor.manager, time: timestamp(actor.now), scope, before: undefined, after: obj });
+}
+
+/**
+ * The managedFields a create of `obj` records, computed as prepareCreate computes them (on a copy,
+ * nothing validated): the apiserver records them before admission, so what admission plugins and
+ * webhooks add afterwards belongs to no manager.
+ */
+export function createManagedFields(obj: Obj, target: WriteTarget, actor: Actor): ManagedFieldsEntry[] {
+  const copy = structuredClone(obj);
+  copy.metadata ??= {};
+  normaliseCreate(copy, target);
+  return createdFields(copy, target, actor);
 }
 
 /** What the registry strategies set on create that the fieldmanager then records as the creator's (the kinds' defaults: k8s/object-defaults). */
