@@ -153,6 +153,24 @@ describe('serve: admission webhooks as v1.26 calls them (review)', () => {
     expect(seen.map((e: Obj) => [e.manager, e.operation])).toEqual([['tester', 'Update']]);
   });
 
+  it('an update’s and a patch’s managedFields too: the writer’s entry covers what it wrote, not what a webhook added', async () => {
+    expect((await send('POST', '/api/v1/namespaces/default/configmaps?fieldManager=creator', configMap('tracked'))).status).toBe(201);
+    hooks.handle('/annotate', (review) => (review.request.object.metadata.annotations?.stamped ? allow() : patchWith([{ op: 'add', path: '/metadata/annotations', value: { stamped: 'yes' } }])));
+    await install('Mutating', 'annotate', [webhook('annotate.example.com', '/annotate', { rules: [{ operations: ['UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }] })]);
+    const patched = await send('PATCH', '/api/v1/namespaces/default/configmaps/tracked?fieldManager=patcher', { data: { b: '2' } }, 'application/merge-patch+json');
+    expect(patched.status).toBe(200);
+    expect(patched.json.metadata.annotations).toEqual({ stamped: 'yes' });
+    const entry = (obj: Obj, manager: string) => obj.metadata.managedFields.find((e: Obj) => e.manager === manager);
+    expect(entry(patched.json, 'patcher').fieldsV1).toEqual({ 'f:data': { 'f:b': {} } });
+    const current = (await send('GET', '/api/v1/namespaces/default/configmaps/tracked')).json;
+    const put = await send('PUT', '/api/v1/namespaces/default/configmaps/tracked?fieldManager=replacer', { ...current, metadata: { ...current.metadata, annotations: {} }, data: { ...current.data, c: '3' } });
+    expect(put.status).toBe(200);
+    expect(entry(put.json, 'replacer').fieldsV1).toEqual({ 'f:data': { 'f:c': {} } });
+    // The webhook saw the writer's entry already recorded.
+    const seen = hooks.reviews('/annotate').map((r) => r.request.object.metadata.managedFields.map((e: Obj) => e.manager));
+    expect(seen).toEqual([['creator', 'patcher'], ['creator', 'patcher', 'replacer']]);
+  });
+
   it('a custom resource’s PUT without resourceVersion reaches the mutating webhooks first: one that sets it lets the update through', async () => {
     const crd = {
       apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'gadgets.review.example.com' },

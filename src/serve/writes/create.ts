@@ -7,7 +7,7 @@ import { alreadyExists, badRequestMessage, methodNotAllowedHere } from '../../k8
 import type { ResourceRequest } from '../resource-request';
 import { admissionOf, admissionRequest } from './admission-hooks';
 import { convertForStore, convertsByWebhook } from './custom-conversion';
-import { admissionView, createManagedFields, prepareCreate } from './prepare';
+import { admissionView, createManagedFields, prepareCreate, withManagedFields } from './prepare';
 import { admitServiceAccount } from './service-account-admission';
 import { checkBodyType, decodeObject, readBody } from './request-body';
 import { commitObject, currentRevision, keyOf, respondObject, unstored } from './stored-write';
@@ -42,8 +42,7 @@ export async function createObject(ctx: ResourceRequest, deps: WriteDeps, obj: R
   // The apiserver records the creator's managedFields before admission: webhooks see them, and what admission adds is no manager's.
   const recorded = admission ? createManagedFields(obj, target, who) : undefined;
   if (admission && request) {
-    const view = admissionView(obj, target);
-    if (recorded!.length > 0) view.metadata.managedFields = recorded;
+    const view = withManagedFields(admissionView(obj, target), recorded);
     if (isPod) {
       // The in-tree mutating plugins come before MutatingAdmissionWebhook: ServiceAccount, Priority, DefaultTolerationSeconds.
       admitServiceAccount(view, target.namespace, deps);

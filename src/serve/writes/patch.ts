@@ -17,7 +17,7 @@ import { freezeObject, isFrozenWrite } from '../../wire/frozen-tree';
 import { APPLY_PATCH, patcherFor, type ApplyContext, type Patcher, type PatchReport } from './patchers';
 import { admissionOf, admissionRequest, unchangedSince, type Admission } from './admission-hooks';
 import { convertForStore, convertsByWebhook } from './custom-conversion';
-import { admissionView, prepareCreate, prepareUpdate, type Actor, type WriteTarget } from './prepare';
+import { admissionView, prepareCreate, prepareUpdate, updateManagedFields, withManagedFields, type Actor, type WriteTarget } from './prepare';
 import { checkObject, readBody } from './request-body';
 import { commitObject, currentObject, currentReadOnly, currentRevision, keyOf, respondObject, unstored } from './stored-write';
 import { finishUpdate } from './update';
@@ -144,8 +144,11 @@ async function patchAdmitted(first: PatchAttempt, key: string, admission: Admiss
     const patched = patchResult(a, fresh, false);
     if (!current) return createByApply(ctx, deps, key, patched, target, who, options);
     const request = admission && admissionRequest(ctx, 'UPDATE', ctx.info.name, options.dryRun, writeOptionsJson('UpdateOptions', options), old);
-    const next = admission && request ? (await admission.mutate(request, admissionView(patched, target, old), old))! : patched;
-    const result = prepareUpdate(old, next, target, who, { verb: 'patch', subresource: ctx.info.subresource, appliedFields: isApply });
+    const mode = { verb: 'patch', subresource: ctx.info.subresource, appliedFields: isApply } as const;
+    // The writer's managedFields are recorded before admission (webhooks see them; their changes are no manager's).
+    const recorded = admission ? updateManagedFields(old, patched, target, who, mode) : undefined;
+    const next = admission && request ? (await admission.mutate(request, withManagedFields(admissionView(patched, target, old), recorded), old))! : patched;
+    const result = prepareUpdate(old, next, target, who, { ...mode, recorded });
     if (admission && request) await admission.validate(request, result, old);
     if (convertsByWebhook(ctx)) await convertForStore(ctx, deps, result);
     if (unchangedSince(ctx, deps, key, current, attempt)) return finishUpdate(ctx, deps, key, current, old, result, options.dryRun);

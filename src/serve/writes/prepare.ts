@@ -136,6 +136,8 @@ export interface UpdateMode {
   subresource: string;
   /** The patched object's managedFields were set by an apply and are kept. */
   appliedFields?: boolean;
+  /** The managedFields recorded before admission (updateManagedFields), stored as they are. */
+  recorded?: ManagedFieldsEntry[];
 }
 
 /**
@@ -158,6 +160,37 @@ export function prepareUpdate(old: Obj, next: Obj, target: WriteTarget, actor: A
     throw writeConflict(resource.info.resource, resource.info.group, name,
       `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${nextMeta.uid}, UID in object meta: ${oldMeta.uid}`);
   }
+  const result = normaliseUpdate(old, next, target, mode);
+  const meta = result.metadata as Obj;
+  const kind = resource.codec.type.kind;
+  const errs = [
+    ...validateObjectMetaUpdate(meta, oldMeta),
+    ...validateConfigUpdate(kind, result, old),
+    ...validateConfigData(kind, result),
+    ...(rules.builtin && mode.subresource === '' ? validateBuiltinSpecUpdate(kind, result, old) : []),
+    ...(mode.subresource === 'ephemeralcontainers' ? validatePodEphemeralContainersUpdate(result, old) : []),
+    ...(resource.custom ? prepareCustomResource(resource.custom, result, false) : []),
+  ];
+  if (errs.length > 0) throw invalid(target, name, errs);
+  const generation = nextGeneration(old, result, rules);
+  if (generation === undefined) delete meta.generation;
+  else meta.generation = generation;
+  const clearManaged = Array.isArray(nextMeta.managedFields) && nextMeta.managedFields.length === 0 && mode.subresource === '';
+  if (clearManaged) delete meta.managedFields;
+  else if (mode.recorded) setManagedFields(meta, mode.recorded);
+  else if (!mode.appliedFields) setManagedFields(meta, updatedFields(old, result, target, actor, mode));
+  if (rules.builtin && mode.subresource === '') completeUpdate(kind, result, old, { random: actor.random, allocations: actor.allocations ?? noAllocations });
+  return result;
+}
+
+/**
+ * An update's object before validation: status from the right side, the request's spec (or, for
+ * a subresource, only what it may change), system metadata carried over from `old`, defaults.
+ */
+function normaliseUpdate(old: Obj, next: Obj, target: WriteTarget, mode: UpdateMode): Obj {
+  const { resource, rules } = target;
+  const oldMeta = old.metadata as Obj;
+  const nextMeta = (next.metadata ?? {}) as Obj;
   let result: Obj;
   if (mode.subresource === 'status') {
     result = structuredClone(old);
@@ -192,36 +225,43 @@ export function prepareUpdate(old: Obj, next: Obj, target: WriteTarget, actor: A
   const kind = resource.codec.type.kind;
   if (rules.builtin && mode.subresource === '') applyDefaults(kind, result, old);
   if (rules.builtin && resource.info.group === '') omitEmptyData(kind, result);
-  const errs = [
-    ...validateObjectMetaUpdate(meta, oldMeta),
-    ...validateConfigUpdate(kind, result, old),
-    ...validateConfigData(kind, result),
-    ...(rules.builtin && mode.subresource === '' ? validateBuiltinSpecUpdate(kind, result, old) : []),
-    ...(mode.subresource === 'ephemeralcontainers' ? validatePodEphemeralContainersUpdate(result, old) : []),
-    ...(resource.custom ? prepareCustomResource(resource.custom, result, false) : []),
-  ];
-  if (errs.length > 0) throw invalid(target, name, errs);
-  const generation = nextGeneration(old, result, rules);
-  if (generation === undefined) delete meta.generation;
-  else meta.generation = generation;
-  const clearManaged = Array.isArray(nextMeta.managedFields) && nextMeta.managedFields.length === 0 && mode.subresource === '';
-  if (clearManaged) delete meta.managedFields;
-  else if (!mode.appliedFields) {
-    const scope: ManagedScope = mode.subresource === 'status' ? 'status' : rules.hasStatus ? 'main' : 'all';
-    const given = Array.isArray(meta.managedFields) ? (meta.managedFields as ManagedFieldsEntry[]) : ((oldMeta.managedFields ?? []) as ManagedFieldsEntry[]);
-    const entries = cachedManagedFields(target.resource, {
-      entries: given.filter((e) => e && typeof e === 'object' && typeof e.manager === 'string'),
-      manager: actor.manager,
-      time: timestamp(actor.now),
-      subresource: mode.subresource || undefined,
-      scope,
-      before: old,
-      after: result,
-    });
-    setManagedFields(meta, entries);
-  }
-  if (rules.builtin && mode.subresource === '') completeUpdate(kind, result, old, { random: actor.random, allocations: actor.allocations ?? noAllocations });
   return result;
+}
+
+/** The managedFields of an update from `old` to `result` (normalised): the writer's entry updated. */
+function updatedFields(old: Obj, result: Obj, target: WriteTarget, actor: Actor, mode: UpdateMode): ManagedFieldsEntry[] {
+  const scope: ManagedScope = mode.subresource === 'status' ? 'status' : target.rules.hasStatus ? 'main' : 'all';
+  const meta = result.metadata as Obj;
+  const given = Array.isArray(meta.managedFields) ? (meta.managedFields as ManagedFieldsEntry[]) : ((old.metadata?.managedFields ?? []) as ManagedFieldsEntry[]);
+  return cachedManagedFields(target.resource, {
+    entries: given.filter((e) => e && typeof e === 'object' && typeof e.manager === 'string'),
+    manager: actor.manager,
+    time: timestamp(actor.now),
+    subresource: mode.subresource || undefined,
+    scope,
+    before: old,
+    after: result,
+  });
+}
+
+/**
+ * The managedFields an update of `old` by `next` records, computed as prepareUpdate computes them
+ * (on a copy, nothing checked): the apiserver records them before admission, so what mutating
+ * webhooks change afterwards is no manager's. Undefined when prepareUpdate would not compute them
+ * (an apply's, a request clearing them).
+ */
+export function updateManagedFields(old: Obj, next: Obj, target: WriteTarget, actor: Actor, mode: UpdateMode): ManagedFieldsEntry[] | undefined {
+  const nextMeta = (next.metadata ?? {}) as Obj;
+  if (mode.appliedFields || (Array.isArray(nextMeta.managedFields) && nextMeta.managedFields.length === 0 && mode.subresource === '')) return undefined;
+  const result = normaliseUpdate(old, structuredClone(next), target, mode);
+  if (target.resource.custom) prepareCustomResource(target.resource.custom, result, false);
+  return updatedFields(old, result, target, actor, mode);
+}
+
+/** `obj` with `entries` as its managedFields when given (what admission webhooks are shown). */
+export function withManagedFields(obj: Obj, entries: ManagedFieldsEntry[] | undefined): Obj {
+  if (entries && entries.length > 0) (obj.metadata ??= {}).managedFields = entries;
+  return obj;
 }
 
 /** generation: tracked kinds +1 when anything but metadata and status changed (Deployments: annotations too); others keep the stored value. */

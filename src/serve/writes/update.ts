@@ -10,7 +10,7 @@ import type { ResourceRequest } from '../resource-request';
 import { createObject, NAMESPACE_MISMATCH } from './create';
 import { admissionOf, admissionRequest, unchangedSince } from './admission-hooks';
 import { convertForStore, convertsByWebhook } from './custom-conversion';
-import { admissionView, prepareUpdate, type UpdateMode } from './prepare';
+import { admissionView, prepareUpdate, updateManagedFields, withManagedFields, type UpdateMode } from './prepare';
 import { checkBodyType, decodeObject, readBody } from './request-body';
 import { commitDeletion, commitObject, currentReadOnly, currentRevision, finalObject, keyOf, respondObject, sameObject, unstored } from './stored-write';
 import { validateDecodedFields } from './field-validation';
@@ -54,10 +54,12 @@ export async function handleUpdate(ctx: ResourceRequest, deps: WriteDeps): Promi
     }
     // Webhooks see this attempt's own copy: a change meanwhile starts the update again from the new state.
     const request = admission && admissionRequest(ctx, 'UPDATE', name, options.dryRun, writeOptionsJson('UpdateOptions', options), old);
-    const next = admission && request ? (await admission.mutate(request, admissionView(structuredClone(obj), target, old), old))! : structuredClone(obj);
+    // The writer's managedFields are recorded before admission (webhooks see them; their changes are no manager's).
+    const recorded = admission ? updateManagedFields(old, obj, target, who, mode) : undefined;
+    const next = admission && request ? (await admission.mutate(request, withManagedFields(admissionView(structuredClone(obj), target, old), recorded), old))! : structuredClone(obj);
     // The store checks the resourceVersion of the object the mutating webhooks return.
     requireResourceVersion(ctx, next, name);
-    const result = prepareUpdate(old, next, target, who, mode);
+    const result = prepareUpdate(old, next, target, who, { ...mode, recorded });
     if (admission && request) await admission.validate(request, result, old);
     if (converts) await convertForStore(ctx, deps, result);
     if (unchangedSince(ctx, deps, key, current, attempt)) return finishUpdate(ctx, deps, key, current, old, result, options.dryRun);
