@@ -4,7 +4,7 @@
  * version show what the webhook made, and the webhook's failures are the apiserver's 500s.
  */
 import { serve, type ServeServer } from '../../src/serve';
-import { collectWatch } from '../support/http-client';
+import { collectWatch, get } from '../support/http-client';
 import { startWebhookServer, type WebhookServer } from '../support/webhook-server';
 import { sendJson } from './invalid-status';
 import { convertSize, sizeCrd } from './crd-conversion-fixtures';
@@ -82,6 +82,13 @@ describe('serve: CRD conversion webhooks', () => {
       ['ADDED', 'example.com/v2', { dimensions: { size: 1 } }],
       ['MODIFIED', 'example.com/v2', { dimensions: { size: 7 } }],
     ]);
+  });
+
+  it('a converted form is written as the apiserver writes JSON: <, > and & escaped', async () => {
+    const created = await send('POST', V1, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'esc', annotations: { note: 'a<b&c>' } }, spec: { size: 1 } });
+    expect(created.status).toBe(201);
+    const raw = await get(`${api.url}${V2}/esc`);
+    expect(raw.body.toString('utf8')).toContain('"note":"a\\u003cb\\u0026c\\u003e"');
   });
 
   it('of the metadata a webhook returns only labels and annotations are kept', async () => {

@@ -27,7 +27,7 @@ export class VersionedCodec extends ResourceCodec {
 
   override objectJson(value: StoredObject): string {
     const converted = this.converts ? convertedObject(value, this.type.apiVersion) : undefined;
-    if (converted) return JSON.stringify(withSortedKeys(converted));
+    if (converted) return goJson(withSortedKeys(converted));
     const json = super.objectJson(value);
     return json.startsWith(this.storedPrefix) ? this.servedPrefix + json.slice(this.storedPrefix.length) : json;
   }

@@ -43,11 +43,7 @@ export async function createObject(ctx: ResourceRequest, deps: WriteDeps, obj: R
   const recorded = admission ? createManagedFields(obj, target, who) : undefined;
   if (admission && request) {
     const view = withManagedFields(admissionView(obj, target), recorded);
-    if (isPod) {
-      // The in-tree mutating plugins come before MutatingAdmissionWebhook: ServiceAccount, Priority, DefaultTolerationSeconds.
-      admitServiceAccount(view, target.namespace, deps);
-      if (isPlainObject(view.spec)) admitPod(view.spec);
-    }
+    if (isPod) admitPodInTree(view, target.namespace, deps);
     obj = (await admission.mutate(request, view, undefined))!;
   }
   const prepared = prepareCreate(obj, target, who, false, recorded);
@@ -58,4 +54,13 @@ export async function createObject(ctx: ResourceRequest, deps: WriteDeps, obj: R
   const key = keyOf(ctx, prepared.metadata.name);
   if (currentRevision(ctx, deps, key)) throw alreadyExists(ctx.resource.info.resource, ctx.resource.info.group, prepared.metadata.name);
   respondObject(ctx, 201, options.dryRun ? unstored(ctx, prepared) : commitObject(ctx, deps, key, prepared));
+}
+
+/**
+ * The in-tree mutating plugins a new Pod meets before MutatingAdmissionWebhook: ServiceAccount,
+ * Priority, DefaultTolerationSeconds (changes `pod`; throws the ServiceAccount plugin's 403).
+ */
+export function admitPodInTree(pod: Record<string, any>, namespace: string, deps: WriteDeps): void {
+  admitServiceAccount(pod, namespace, deps);
+  if (isPlainObject(pod.spec)) admitPod(pod.spec);
 }

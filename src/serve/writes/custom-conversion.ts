@@ -22,10 +22,16 @@ import type { ResourceRequest } from '../resource-request';
 import type { WriteDeps } from './write-deps';
 import { objectOf, WrittenObject, type StoredForms } from './written-object';
 
+/** The forms of an object about to be stored: the storage version's object and the other versions' (apiVersion → object, or the failure). */
+export interface PendingForms {
+  storage: Obj;
+  converted: Map<string, Obj | StatusError>;
+}
+
 type Obj = Record<string, any>;
 
 /** The forms of objects about to be stored (keyed by the object the write path commits). */
-const pending = new WeakMap<Obj, StoredForms>();
+const pending = new WeakMap<Obj, PendingForms>();
 
 /** Whether writes to this resource go through a conversion webhook. */
 export function convertsByWebhook(ctx: ResourceRequest): boolean {
@@ -60,13 +66,28 @@ export async function convertForStore(ctx: ResourceRequest, deps: WriteDeps, obj
 }
 
 /** The forms remembered for an object about to be stored, if any. */
-export function formsOf(obj: Obj): StoredForms | undefined {
+export function formsOf(obj: Obj): PendingForms | undefined {
   return pending.get(obj);
+}
+
+/** The forms a stored state keeps: the other versions' objects as text. */
+export function storedForms(forms: PendingForms): StoredForms {
+  const converted = new Map<string, string | StatusError>();
+  for (const [apiVersion, form] of forms.converted) converted.set(apiVersion, form instanceof StatusError ? form : JSON.stringify(form));
+  return { converted };
 }
 
 /** Remembers `forms` for `obj` too (an ordered copy of the object, a marked copy of a stored state). */
 export function carryForms(from: Obj | StoredObject, to: Obj): void {
-  const forms = from instanceof WrittenObject ? from.forms : from instanceof StoredObject ? undefined : pending.get(from);
+  if (from instanceof WrittenObject) {
+    if (!from.forms) return;
+    // The stored object is the storage version's form.
+    const converted = new Map<string, Obj | StatusError>();
+    for (const [apiVersion, form] of from.forms.converted) converted.set(apiVersion, typeof form === 'string' ? (JSON.parse(form) as Obj) : form);
+    pending.set(to, { storage: from.readOnly() as Obj, converted });
+    return;
+  }
+  const forms = from instanceof StoredObject ? undefined : pending.get(from);
   if (forms) pending.set(to, forms);
 }
 
@@ -84,14 +105,14 @@ export function convertedObject(value: StoredObject, apiVersion: string): Obj | 
     if (form.metadata?.[field] === undefined) delete meta[field];
     else meta[field] = form.metadata[field];
   }
-  return { ...structuredClone(form), metadata: structuredClone(meta) };
+  return { ...form, metadata: structuredClone(meta) };
 }
 
 /**
  * The object to store for `forms`: the storage version's content, `metadata` but for the labels
  * and annotations the conversion to the storage version gave (what the apiserver writes to etcd).
  */
-export function storedContent(forms: StoredForms, metadata: Obj): Obj {
+export function storedContent(forms: PendingForms, metadata: Obj): Obj {
   const meta: Obj = { ...metadata };
   for (const field of ['labels', 'annotations']) {
     if (forms.storage.metadata?.[field] === undefined) delete meta[field];
@@ -102,7 +123,8 @@ export function storedContent(forms: StoredForms, metadata: Obj): Obj {
 
 /** The form a conversion webhook made of a stored state for `apiVersion` (its failure, if it failed). */
 export function formIn(value: StoredObject, apiVersion: string): Obj | StatusError | undefined {
-  return value instanceof WrittenObject ? value.forms?.converted.get(apiVersion) : undefined;
+  const form = value instanceof WrittenObject ? value.forms?.converted.get(apiVersion) : undefined;
+  return typeof form === 'string' ? (JSON.parse(form) as Obj) : form;
 }
 
 /** The object as the apiserver encodes it for etcd (PrepareObjectForStorage): no resourceVersion, no selfLink. */

@@ -12,7 +12,7 @@ import { invalidObject, methodNotAllowedHere, patchRejected, writeConflict, OBJE
 import type { ManagedFieldsEntry } from '../../k8s/managed-fields';
 import type { ResourceRequest } from '../resource-request';
 import { writeOptionsJson } from '../../k8s/admission-review';
-import { admissionOf, admissionRequest } from './admission-hooks';
+import { admissionOf, admissionRequest, unchangedSince } from './admission-hooks';
 import { convertedObject, convertForStore, convertsByWebhook } from './custom-conversion';
 import { valueAtPath, setAtPath } from './custom-resource-rules';
 import { patcherFor } from './patchers';
@@ -31,48 +31,53 @@ export async function handleCustomScale(ctx: ResourceRequest, deps: WriteDeps): 
   if (verb !== 'get' && verb !== 'update' && verb !== 'patch') throw methodNotAllowedHere();
   const name = ctx.info.name;
   const key = keyOf(ctx, name);
-  const current = currentRevision(ctx, deps, key);
-  if (!current) throw notFound(ctx.resource.info.resource, name, ctx.resource.info.group);
-  const old = currentObject(ctx, current);
-  if (verb === 'get') return respondJson(ctx, 200, scaleOf(ctx, old));
-
+  if (verb === 'get') {
+    const current = currentRevision(ctx, deps, key);
+    if (!current) throw notFound(ctx.resource.info.resource, name, ctx.resource.info.group);
+    return respondJson(ctx, 200, scaleOf(ctx, currentObject(ctx, current)));
+  }
   const body = await readBody(ctx.req);
   const options = parseWriteOptions(verb, ctx.info.query);
-  let scale: Obj;
-  if (verb === 'update') {
-    checkBodyType(ctx.req.headers['content-type'], ctx.resource);
-    scale = JSON.parse(body.toString('utf8')) as Obj;
-  } else {
-    scale = patcherFor(deps.patchers, ctx.req.headers['content-type'])({ current: scaleOf(ctx, old), patch: body });
-  }
-  if (!scale || typeof scale !== 'object' || Array.isArray(scale)) throw patchRejected();
-  // Webhooks see the Scale the write asks for and the current one (kind autoscaling/v1 Scale).
   const admission = admissionOf(ctx, deps);
-  const request = admission && { ...admissionRequest(ctx, 'UPDATE', name, options.dryRun, writeOptionsJson('UpdateOptions', options)), kind: 'Scale', kindApiVersion: 'autoscaling/v1', settle: (o: Obj) => o };
-  if (admission && request) scale = (await admission.mutate(request, scale, scaleOf(ctx, old)))!;
-  const rv = scale.metadata?.resourceVersion;
-  if (rv && rv !== old.metadata.resourceVersion) throw writeConflict(ctx.resource.info.resource, ctx.resource.info.group, name, OBJECT_MODIFIED);
-  const replicas = scale.spec?.replicas ?? 0;
-  if (!Number.isInteger(replicas) || replicas < 0) {
-    throw invalidObject('Scale', 'autoscaling', name, [invalidField('spec.replicas', replicas, 'must be greater than or equal to 0')]);
+  for (let attempt = 1; ; attempt++) {
+    const current = currentRevision(ctx, deps, key);
+    if (!current) throw notFound(ctx.resource.info.resource, name, ctx.resource.info.group);
+    const old = currentObject(ctx, current);
+    let scale: Obj;
+    if (verb === 'update') {
+      checkBodyType(ctx.req.headers['content-type'], ctx.resource);
+      scale = JSON.parse(body.toString('utf8')) as Obj;
+    } else {
+      scale = patcherFor(deps.patchers, ctx.req.headers['content-type'])({ current: scaleOf(ctx, old), patch: body });
+    }
+    if (!scale || typeof scale !== 'object' || Array.isArray(scale)) throw patchRejected();
+    // Webhooks see the Scale the write asks for and the current one (kind autoscaling/v1 Scale).
+    const request = admission && { ...admissionRequest(ctx, 'UPDATE', name, options.dryRun, writeOptionsJson('UpdateOptions', options)), kind: 'Scale', kindApiVersion: 'autoscaling/v1', settle: (o: Obj) => o };
+    if (admission && request) scale = (await admission.mutate(request, scale, scaleOf(ctx, old)))!;
+    const rv = scale.metadata?.resourceVersion;
+    if (rv && rv !== old.metadata.resourceVersion) throw writeConflict(ctx.resource.info.resource, ctx.resource.info.group, name, OBJECT_MODIFIED);
+    const replicas = scale.spec?.replicas ?? 0;
+    if (!Number.isInteger(replicas) || replicas < 0) {
+      throw invalidObject('Scale', 'autoscaling', name, [invalidField('spec.replicas', replicas, 'must be greater than or equal to 0')]);
+    }
+    const next = structuredClone(old);
+    setAtPath(next, custom.scale.specReplicasPath, replicas);
+    const result = prepareUpdate(old, next, writeTarget(ctx), actor(ctx, deps, options.fieldManager), { verb: 'update', subresource: 'scale' });
+    const entries = ((result.metadata.managedFields ?? []) as ManagedFieldsEntry[]).filter((e) => e.subresource !== 'scale');
+    if (entries.length > 0) result.metadata.managedFields = entries;
+    else delete result.metadata.managedFields;
+    const final = finalObject(ctx, result);
+    if (admission && request) await admission.validate(request, scaleOf(ctx, final), scaleOf(ctx, old));
+    const unstoredAnswer = sameObject(final, finalObject(ctx, old)) || options.dryRun;
+    // The apiserver encodes the object for etcd even when it stores nothing (a no-op, dry run): in a
+    // version other than the storage version, that is a call of the conversion webhook.
+    if (convertsByWebhook(ctx) && (!unstoredAnswer || custom.version !== custom.storageVersion)) await convertForStore(ctx, deps, final);
+    if (unstoredAnswer) return respondJson(ctx, 200, scaleOf(ctx, final));
+    // The object changed while a webhook was called: start again from the new state (the 409 when the Scale named a resourceVersion).
+    if ((admission || convertsByWebhook(ctx)) && !unchangedSince(ctx, deps, key, current, attempt)) continue;
+    const stored = commitObject(ctx, deps, key, final);
+    return respondJson(ctx, 200, scaleOf(ctx, convertedObject(stored, ctx.resource.codec.type.apiVersion) ?? stored.object));
   }
-  const next = structuredClone(old);
-  setAtPath(next, custom.scale.specReplicasPath, replicas);
-  const result = prepareUpdate(old, next, writeTarget(ctx), actor(ctx, deps, options.fieldManager), { verb: 'update', subresource: 'scale' });
-  const entries = ((result.metadata.managedFields ?? []) as ManagedFieldsEntry[]).filter((e) => e.subresource !== 'scale');
-  if (entries.length > 0) result.metadata.managedFields = entries;
-  else delete result.metadata.managedFields;
-  const final = finalObject(ctx, result);
-  if (admission && request) await admission.validate(request, scaleOf(ctx, final), scaleOf(ctx, old));
-  const unstoredAnswer = sameObject(final, finalObject(ctx, old)) || options.dryRun;
-  // The apiserver encodes the object for etcd even when it stores nothing (a no-op, dry run): in a
-  // version other than the storage version, that is a call of the conversion webhook.
-  if (convertsByWebhook(ctx) && (!unstoredAnswer || custom.version !== custom.storageVersion)) await convertForStore(ctx, deps, final);
-  if (unstoredAnswer) return respondJson(ctx, 200, scaleOf(ctx, final));
-  // The object changed while a webhook was called: another writer got there first.
-  if ((admission || convertsByWebhook(ctx)) && currentRevision(ctx, deps, key) !== current) throw writeConflict(ctx.resource.info.resource, ctx.resource.info.group, name, OBJECT_MODIFIED);
-  const stored = commitObject(ctx, deps, key, final);
-  respondJson(ctx, 200, scaleOf(ctx, convertedObject(stored, ctx.resource.codec.type.apiVersion) ?? stored.object));
 }
 
 /** The autoscaling/v1 Scale of a custom resource. */

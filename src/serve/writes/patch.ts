@@ -9,7 +9,8 @@ import { alreadyExists, badRequestMessage, patchRejected } from '../../k8s/write
 import type { StoredObject } from '../../reconstruct';
 import type { Revision } from '../../store/revision';
 import type { ResourceRequest } from '../resource-request';
-import { NAMESPACE_MISMATCH } from './create';
+import { admitPodInTree, NAMESPACE_MISMATCH } from './create';
+import { admitServiceAccount } from './service-account-admission';
 import { settleAppliedNulls, validateApplyBody, validatePatchedFields } from './field-validation';
 import { checkPatchedFieldTypes } from './field-types';
 import { applyBodyJson } from './apply-patcher';
@@ -172,8 +173,15 @@ async function createByApply(ctx: ResourceRequest, deps: WriteDeps, key: string,
   admitNamespace(ctx, deps, ctx.info.name);
   const admission = admissionOf(ctx, deps);
   const request = admission && admissionRequest(ctx, 'CREATE', ctx.info.name, options.dryRun, writeOptionsJson('CreateOptions', options));
-  if (admission && request) obj = (await admission.mutate(request, admissionView(obj, target), undefined))!;
+  const isPod = ctx.resource.info.group === '' && ctx.resource.info.resource === 'pods';
+  if (admission && request) {
+    const view = admissionView(obj, target);
+    if (isPod) admitPodInTree(view, target.namespace, deps);
+    obj = (await admission.mutate(request, view, undefined))!;
+  }
   const prepared = prepareCreate(obj, target, who, true);
+  // The ServiceAccount plugin admits a Pod an apply creates as it admits a POSTed one.
+  if (isPod && !admission) admitServiceAccount(prepared, target.namespace, deps);
   if (admission && request) await admission.validate(request, prepared, undefined);
   if (convertsByWebhook(ctx)) await convertForStore(ctx, deps, prepared);
   if (currentRevision(ctx, deps, key)) throw alreadyExists(ctx.resource.info.resource, ctx.resource.info.group, prepared.metadata.name);

@@ -113,6 +113,8 @@ export function createManagedFields(obj: Obj, target: WriteTarget, actor: Actor)
   const copy = structuredClone(obj);
   copy.metadata ??= {};
   normaliseCreate(copy, target);
+  // A custom resource's schema prunes and defaults before its fields are recorded (errors wait for prepareCreate).
+  if (target.resource.custom) prepareCustomResource(target.resource.custom, copy, true);
   return createdFields(copy, target, actor);
 }
 

@@ -14,8 +14,8 @@ import type { ResourceRequest } from '../resource-request';
 import { fallBack, representation } from '../resource-handlers';
 import { writeBody } from '../response-body';
 import type { WriteDeps } from './write-deps';
-import { carryForms, convertedObject, formsOf, storedContent } from './custom-conversion';
-import { objectOf, restampedText, WrittenObject, type StoredForms } from './written-object';
+import { carryForms, convertedObject, formsOf, storedContent, storedForms, type PendingForms } from './custom-conversion';
+import { objectOf, restampedText, WrittenObject } from './written-object';
 import { withSortedKeys } from '../../wire/json-object';
 
 type Obj = Record<string, any>;
@@ -79,9 +79,9 @@ function withRv(ctx: ResourceRequest, obj: Obj, rev: number, json?: string): Wri
 }
 
 /** A custom resource's stored state from its conversion webhook's forms (`storage`: see storedContent). */
-function withForms(ctx: ResourceRequest, storage: Obj, forms: StoredForms): WrittenObject {
+function withForms(ctx: ResourceRequest, storage: Obj, forms: PendingForms): WrittenObject {
   const stored = new WrittenObject(finalObject(ctx, storage));
-  stored.forms = forms;
+  stored.forms = storedForms(forms);
   return stored;
 }
 

@@ -6,6 +6,15 @@ import type { StatusError } from '../../k8s/status';
 type Obj = Record<string, any>;
 
 /**
+ * What a CRD's conversion webhook made of a stored custom resource, for the other served versions:
+ * apiVersion → the converted object as JSON text (parsed when read, so that older states hold
+ * text only), or the conversion's failure. The storage version's form is the stored object itself.
+ */
+export interface StoredForms {
+  converted: Map<string, string | StatusError>;
+}
+
+/**
  * A state a client wrote, kept as its JSON text (as the apiserver serialises it). The object it
  * was built from is kept too while it is one of the RECENT newest written states: what hears its
  * commit (the controllers' listeners run inside it) and the next write of the same object (a
@@ -13,12 +22,6 @@ type Obj = Record<string, any>;
  * text again; older states keep only the text, which holds the same data once. Never mutated once
  * stored; the object given to the constructor must not be changed afterwards either.
  */
-/** A custom resource's state as its CRD's conversion webhook gave it: the storage version's object and the other served versions' (apiVersion → object, or the conversion's failure). */
-export interface StoredForms {
-  storage: Obj;
-  converted: Map<string, Obj | StatusError>;
-}
-
 export class WrittenObject extends StoredObject {
   /** The object the text was built from, while this state is among the recent ones. */
   private built: Readonly<Obj> | undefined;
