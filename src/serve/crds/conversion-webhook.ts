@@ -5,8 +5,9 @@
  * `conversionReviewVersions` that is one of them) per conversion, the answer checked (kind,
  * uid, `result.status: Success`, one object per object sent, each of the desired apiVersion and
  * the same kind, name, namespace and uid), and of each converted object's metadata only labels
- * and annotations kept (string values; changed ones validated) — the rest is the original's. Failures are the apiserver's texts (`conversion webhook for G/V,
- * Kind=K failed: …`), thrown as a 500 with no reason, as it answers them.
+ * and annotations kept (string values; changed ones validated) — the rest is the original's.
+ * Failures are the apiserver's texts (`conversion webhook for G/V, Kind=K failed: …`), thrown as
+ * a 500 with no reason, as it answers them.
  */
 import { randomUid, type Random } from '../../k8s/names';
 import { internalError } from '../../k8s/status';
