@@ -95,4 +95,13 @@ describe('serve: admission webhooks at the edges of the write paths', () => {
     expect(await fieldsOf('hooked')).toEqual(without);
     expect(without['f:spec']).toEqual({ '.': {}, 'f:color': {}, 'f:size': {} });
   });
+
+  it('a caBundle that is not PEM fails the call as client-go fails to build the client', async () => {
+    const notPem = Buffer.from('not a certificate').toString('base64');
+    await install('Validating', 'bad-ca', [{ ...webhook('bad-ca.example.com', '/ok'), clientConfig: { url: hooks.url('/ok'), caBundle: notPem } }]);
+    const r = await send('POST', CM, { metadata: { name: 'bad-ca' } });
+    expect(r.status).toBe(500);
+    expect(r.json.message).toBe('Internal error occurred: failed calling webhook "bad-ca.example.com": could not get REST client: unable to load root certificates: unable to parse bytes as PEM block');
+    expect(hooks.reviews('/ok')).toHaveLength(0);
+  });
 });

@@ -84,8 +84,20 @@ export function webhookTarget(clientConfig: Obj, timeoutSeconds: number, lookup:
  * into the review type (AdmissionReview unless told).
  */
 export async function callWebhook(target: WebhookTarget, body: string, caBundle: string | undefined, timeoutMs: number, decodeError: (answer: unknown) => string | undefined = reviewDecodeError): Promise<unknown> {
+  if (caBundle && target.tls) checkRootCertificates(caBundle);
   const answer = await postOnce(target, body, caBundle, timeoutMs, true, decodeError);
   return answer === STALE_CONNECTION ? postOnce(target, body, caBundle, timeoutMs, false, decodeError) : answer;
+}
+
+/**
+ * client-go's check of the CA data (rootCertPool): PEM with at least one CERTIFICATE block, else
+ * its error, which the webhook client reports as `could not get REST client: …`.
+ */
+function checkRootCertificates(caBundle: string): void {
+  const pem = Buffer.from(caBundle, 'base64').toString('utf8');
+  const fail = (reason: string) => new WebhookCallError(`unable to load root certificates: ${reason}`, 'could not get REST client');
+  if (!/-----BEGIN [^-]+-----/.test(pem)) throw fail('unable to parse bytes as PEM block');
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw fail('no valid certificate authority data seen');
 }
 
 /** Idle sockets of these agents do not keep the process alive (Node unrefs them). */
