@@ -16,7 +16,7 @@ import type { Logger } from '../../log/logger';
 import { sameJsonContent } from '../../wire/json-object';
 import type { Admission, AdmissionRequest } from '../writes/admission-hooks';
 import { addWarnings } from '../writes/field-validation';
-import { callWebhook, webhookTarget, WebhookCallError, type ServiceLookup } from './webhook-client';
+import { callWebhook, webhookTarget, WebhookCallError, type ServiceLookup } from '../webhooks/webhook-client';
 import type { AdmissionWebhook, WebhookRegistry } from './webhook-registry';
 
 type Obj = Record<string, any>;

@@ -4,7 +4,7 @@
  * interface SSA and field validation read), the Ajv validator, subresources and printer columns.
  */
 import { storageVersion } from '../../k8s/crd-object';
-import { conversionWebhookOf, type ConversionWebhook } from './conversion-webhook';
+import { conversionWebhookOf, type ConversionWebhook } from '../webhooks/conversion-webhook';
 import { crdSchema, customResourceValidator, type CustomResourceValidator, type SchemaNode } from '../../schema';
 
 type Obj = Record<string, any>;

@@ -16,8 +16,8 @@
 import { StoredObject } from '../../reconstruct';
 import { objectKey } from '../../store/revision';
 import { StatusError } from '../../k8s/status';
-import { convertObjects } from '../crds/conversion-webhook';
-import type { ServiceLookup } from '../admission/webhook-client';
+import { convertObjects } from '../webhooks/conversion-webhook';
+import type { ServiceLookup } from '../webhooks/webhook-client';
 import type { ResourceRequest } from '../resource-request';
 import type { WriteDeps } from './write-deps';
 import { objectOf, WrittenObject, type StoredForms } from './written-object';

@@ -1,5 +1,5 @@
 /**
- * One POST of an AdmissionReview to a webhook, as the apiserver's webhook client makes it: the
+ * One POST of a review (an AdmissionReview, a ConversionReview) to a webhook, as the apiserver's webhook client makes it: the
  * configured `url`, or a `service` reached through its Endpoints (the apiserver's endpoint
  * routing; the TLS name is `NAME.NAMESPACE.svc`), the `caBundle` as the only trusted roots when
  * given, `?timeout=Ns` on the path, the call cancelled after `timeoutSeconds`. Errors carry the

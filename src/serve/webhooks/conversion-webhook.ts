@@ -17,7 +17,7 @@ import { goJsonKind } from '../../k8s/go-json';
 import { validateAnnotations, validateLabels } from '../../k8s/object-meta-validation';
 import { isPlainObject, withSortedKeys } from '../../wire/json-object';
 import { goJson } from '../../wire/json-spans';
-import { callWebhook, webhookTarget, WebhookCallError, type ServiceLookup } from '../admission/webhook-client';
+import { callWebhook, webhookTarget, WebhookCallError, type ServiceLookup } from './webhook-client';
 
 type Obj = Record<string, any>;
 
