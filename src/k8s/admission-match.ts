@@ -3,8 +3,7 @@
  * decide (admission/plugin/webhook/predicates: namespace, object, rules): the namespace selector
  * first, then the object selector, then the rules. Pure: the namespace's labels come from the caller.
  */
-import { formatLabelSelector } from './label-selector-format';
-import { parseLabelSelector } from './label-selector';
+import { labelSelectorAsSelector } from './label-selector-validation';
 
 type Obj = Record<string, any>;
 
@@ -96,8 +95,9 @@ function objectSelectorMatches(selector: unknown, attr: AdmissionAttributes): bo
   return (attr.object !== undefined && parsed.matches(labelsOf(attr.object))) || (attr.oldObject !== undefined && parsed.matches(labelsOf(attr.oldObject)));
 }
 
+/** metav1.LabelSelectorAsSelector of a webhook's selector (absent: everything); one Go cannot parse matches nothing. */
 function parsedSelector(selector: unknown) {
-  return parseLabelSelector(formatLabelSelector(selector && typeof selector === 'object' ? (selector as Obj) : undefined));
+  return labelSelectorAsSelector(selector ?? {}) ?? { empty: false, matches: () => false };
 }
 
 function labelsOf(obj: Obj | undefined): Record<string, string> {

@@ -8,7 +8,8 @@
 import { duplicateField, forbiddenField, invalidField, notFoundField, notSupportedField, requiredField, type FieldError } from './field-errors';
 import { isDns1123Label } from './names';
 import { validateEnv, validateEnvFrom } from './pod-env-validation';
-import { isValidPortName, isValidPortNum, validateLifecycle, validateProbe } from './pod-probe-validation';
+import { validateLifecycle, validateProbe } from './pod-probe-validation';
+import { isValidPortName, isValidPortNum, PORT_PROTOCOLS } from './service-port-validation';
 import { validateResourceRequirements } from './pod-resources-validation';
 import { validateSecurityContext } from './pod-security-validation';
 import { validateLocalDescendingPath } from './pod-volume-validation';
@@ -20,7 +21,6 @@ const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map((x) => (isPlainObj
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const int = (v: unknown): number => (typeof v === 'number' ? v : 0);
 
-const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 
 function validateContainerPorts(ports: Obj[], path: string): FieldError[] {
@@ -42,7 +42,7 @@ function validateContainerPorts(ports: Obj[], path: string): FieldError[] {
     if (hostPort !== 0) for (const msg of isValidPortNum(hostPort)) errs.push(invalidField(`${idx}.hostPort`, hostPort, msg));
     const protocol = str(port.protocol);
     if (protocol.length === 0) errs.push(requiredField(`${idx}.protocol`, ''));
-    else if (!PROTOCOLS.includes(protocol)) errs.push(notSupportedField(`${idx}.protocol`, protocol, PROTOCOLS));
+    else if (!PORT_PROTOCOLS.includes(protocol)) errs.push(notSupportedField(`${idx}.protocol`, protocol, PORT_PROTOCOLS));
   });
   return errs;
 }

@@ -7,6 +7,7 @@ import { invalidField, notSupportedField, requiredField, type FieldError } from 
 import { isDns1123Subdomain } from './names';
 import { isQualifiedName } from './object-meta-validation';
 import { isPlainObject } from '../wire/json-object';
+import { isConfigMapKey } from './config-validation';
 
 type Obj = Record<string, any>;
 
@@ -15,10 +16,6 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const ENV_VAR_NAME_FMT = '[-._a-zA-Z][-._a-zA-Z0-9]*';
 const ENV_VAR_NAME = new RegExp(`^${ENV_VAR_NAME_FMT}$`);
 const ENV_VAR_NAME_MESSAGE = `a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used for validation is '${ENV_VAR_NAME_FMT}')`;
-const CONFIG_MAP_KEY_FMT = '[-._a-zA-Z0-9]+';
-const CONFIG_MAP_KEY = new RegExp(`^${CONFIG_MAP_KEY_FMT}$`);
-const CONFIG_MAP_KEY_MESSAGE = `a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '${CONFIG_MAP_KEY_FMT}')`;
-
 function hasChDirPrefix(value: string): string[] {
   if (value === '.') return ["must not be '.'"];
   if (value === '..') return ["must not be '..'"];
@@ -29,14 +26,6 @@ function hasChDirPrefix(value: string): string[] {
 /** validation.IsEnvVarName. */
 export function isEnvVarName(value: string): string[] {
   return [...(ENV_VAR_NAME.test(value) ? [] : [ENV_VAR_NAME_MESSAGE]), ...hasChDirPrefix(value)];
-}
-
-/** validation.IsConfigMapKey. */
-export function isConfigMapKey(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length > 253) errs.push('must be no more than 253 characters');
-  if (!CONFIG_MAP_KEY.test(value)) errs.push(CONFIG_MAP_KEY_MESSAGE);
-  return [...errs, ...hasChDirPrefix(value)];
 }
 
 /** The fieldPaths podshelper.ConvertDownwardAPIFieldLabel accepts for v1 (`spec.host` is the old spelling of `spec.nodeName`). */

@@ -6,41 +6,16 @@
  */
 import { forbiddenField, invalidField, notSupportedField, requiredField, type FieldError } from './field-errors';
 import { isPlainObject } from '../wire/json-object';
+import { validatePortNumOrName } from './service-port-validation';
 
 type Obj = Record<string, any>;
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const int = (v: unknown): number => (typeof v === 'number' ? v : 0);
 
-const PORT_NAME_CHARSET = /^[-a-z0-9]+$/;
-const PORT_NAME_ONE_LETTER = /[a-z]/;
-
-/** validation.IsValidPortName: an IANA_SVC_NAME. */
-export function isValidPortName(port: string): string[] {
-  const errs: string[] = [];
-  if (port.length > 15) errs.push('must be no more than 15 characters');
-  if (!PORT_NAME_CHARSET.test(port)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
-  if (!PORT_NAME_ONE_LETTER.test(port)) errs.push('must contain at least one letter (a-z)');
-  if (port.includes('--')) errs.push('must not contain consecutive hyphens');
-  if (port.length > 0 && (port.startsWith('-') || port.endsWith('-'))) errs.push('must not begin or end with a hyphen');
-  return errs;
-}
-
-/** validation.IsValidPortNum. */
-export function isValidPortNum(port: number): string[] {
-  return port >= 1 && port <= 65535 ? [] : ['must be between 1 and 65535, inclusive'];
-}
-
 const HTTP_SCHEMES = ['HTTP', 'HTTPS'];
 const HTTP_HEADER_NAME = /^[-A-Za-z0-9]+$/;
 const HTTP_HEADER_MESSAGE = "a valid HTTP header must consist of alphanumeric characters or '-' (e.g. 'X-Header-Name', regex used for validation is '[-A-Za-z0-9]+')";
-
-/** ValidatePortNumOrName: an int-or-string port. */
-export function validatePortNumOrName(port: unknown, path: string): FieldError[] {
-  if (typeof port === 'string') return isValidPortName(port).map((msg) => invalidField(path, port, msg));
-  const n = int(port);
-  return isValidPortNum(n).map((msg) => invalidField(path, n, msg));
-}
 
 function validateHttpGet(http: Obj, path: string): FieldError[] {
   const errs: FieldError[] = [];

@@ -10,10 +10,10 @@
  * rule (ServiceAccount admission always sets the name first), and the deeper rules of the rarer
  * volume sources.
  */
-import { forbiddenField, invalidField, notSupportedField, requiredField, type FieldError } from './field-errors';
+import { forbiddenField, goStringSlice, invalidField, notSupportedField, requiredField, type FieldError } from './field-errors';
 import { parseIp } from './ip-address';
 import { isDns1123Label, isDns1123Subdomain } from './names';
-import { isQualifiedName, validateAnnotations, validateLabels } from './object-meta-validation';
+import { isLabelValue, isQualifiedName, validateAnnotations, validateLabels } from './object-meta-validation';
 import { validateContainers, validateContainersOnlyForPod, validateHostNetwork, validateInitContainers } from './pod-container-validation';
 import { validatePodSecurityContext } from './pod-security-validation';
 import { validateVolumes } from './pod-volume-validation';
@@ -45,15 +45,15 @@ function validateDnsConfig(dnsConfig: unknown, dnsPolicy: string, path: string):
   const errs: FieldError[] = [];
   const nameservers: unknown[] = Array.isArray(dnsConfig.nameservers) ? dnsConfig.nameservers : [];
   if (nameservers.length > 3) {
-    errs.push(invalidField(`${path}.nameservers`, { goSyntax: goStrings(nameservers) }, 'must not have more than 3 nameservers'));
+    errs.push(invalidField(`${path}.nameservers`, goStringSlice(nameservers.map(str)), 'must not have more than 3 nameservers'));
   }
   nameservers.forEach((ns, i) => {
     if (!parseIp(str(ns))) errs.push(invalidField(`${path}.nameservers[${i}]`, str(ns), 'must be valid IP address'));
   });
   const searches: unknown[] = Array.isArray(dnsConfig.searches) ? dnsConfig.searches : [];
-  if (searches.length > 32) errs.push(invalidField(`${path}.searches`, { goSyntax: goStrings(searches) }, 'must not have more than 32 search paths'));
+  if (searches.length > 32) errs.push(invalidField(`${path}.searches`, goStringSlice(searches.map(str)), 'must not have more than 32 search paths'));
   if (searches.map(str).join(' ').length > 2048) {
-    errs.push(invalidField(`${path}.searches`, { goSyntax: goStrings(searches) }, 'must not have more than 2048 characters (including spaces) in the search list'));
+    errs.push(invalidField(`${path}.searches`, goStringSlice(searches.map(str)), 'must not have more than 2048 characters (including spaces) in the search list'));
   }
   searches.forEach((s, i) => {
     const search = str(s).replace(/\.$/, '');
@@ -65,13 +65,7 @@ function validateDnsConfig(dnsConfig: unknown, dnsPolicy: string, path: string):
   return errs;
 }
 
-const goStrings = (values: unknown[]) => `[]string{${values.map((v) => JSON.stringify(str(v))).join(', ')}}`;
-
 const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
-const LABEL_VALUE_MESSAGE =
-  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
-
 /** `%#v` of a core.Toleration (a set tolerationSeconds is a pointer: Go prints its heap address, shown here as a fixed one). */
 function goToleration(t: Obj): { goSyntax: string } {
   const seconds = t.tolerationSeconds === undefined || t.tolerationSeconds === null ? 'nil' : '0xc000010000';
@@ -96,7 +90,7 @@ export function validateTolerations(tolerations: Obj[], path: string): FieldErro
       errs.push(invalidField(`${idx}.effect`, effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"));
     }
     if (operator === 'Equal' || operator === '') {
-      const msgs = [...(value.length > 63 ? ['must be no more than 63 characters'] : []), ...(LABEL_VALUE.test(value) ? [] : [LABEL_VALUE_MESSAGE])];
+      const msgs = isLabelValue(value);
       if (msgs.length > 0) errs.push(invalidField(`${idx}.operator`, value, msgs.join(';')));
     } else if (operator === 'Exists') {
       if (value.length > 0) errs.push(invalidField(`${idx}.operator`, goToleration(t), "value must be empty when `operator` is 'Exists'"));

@@ -4,12 +4,10 @@
  * validateUpgradeDowngradeIPFamilies), and the registry's normalizeClusterIPs /
  * patchAllocatedValues that run before them. `spec` is the Service's spec. Pure.
  */
-import { forbiddenField, goStringSlice, invalidField, notSupportedField, requiredField, type FieldError, type FieldValue } from './field-errors';
+import { duplicateField, forbiddenField, goStringSlice, invalidField, notSupportedField, requiredField, type FieldError, type FieldValue } from './field-errors';
 import { isIpv6String, isValidIp, parseIp } from './ip-address';
 
 type Obj = Record<string, any>;
-
-const duplicateField = (field: string, value: FieldValue): FieldError => ({ type: 'Duplicate', field, value });
 
 const IP_FAMILIES = ['IPv4', 'IPv6'];
 const IP_FAMILY_POLICIES = ['PreferDualStack', 'RequireDualStack', 'SingleStack'];

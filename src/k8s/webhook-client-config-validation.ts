@@ -8,6 +8,7 @@
 import { invalidField, requiredField, type FieldError } from './field-errors';
 import { isDns1123Subdomain } from './names';
 import { isPlainObject } from '../wire/json-object';
+import { goQuote } from './resource-version';
 
 type Obj = Record<string, any>;
 
@@ -193,19 +194,4 @@ function escapeError(s: string): string {
   const m = /%(?![0-9A-Fa-f]{2})/.exec(s);
   const bad = m ? s.slice(m.index, m.index + 3) : s;
   return `invalid URL escape ${goQuote(bad)}`;
-}
-
-/** strconv.Quote for the ASCII text of a URL. */
-function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (ch === '"' || ch === '\\') out += `\\${ch}`;
-    else if (c === 0x0a) out += '\\n';
-    else if (c === 0x09) out += '\\t';
-    else if (c === 0x0d) out += '\\r';
-    else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, '0')}`;
-    else out += ch;
-  }
-  return `${out}"`;
 }
