@@ -113,6 +113,7 @@ describe('serve: admission webhooks', () => {
   it('UPDATE, PATCH and DELETE reviews carry the old object and the operation’s options; deletecollection admits each object', async () => {
     await send('POST', CM, configMap('life', { app: 'life' }));
     await send('POST', CM, configMap('life-2', { app: 'life' }));
+    await send('POST', CM, configMap('life-3', { app: 'life' }));
     await install('Validating', 'watcher', [webhook('watcher.example.com', '/watch')]);
     const current = (await send('GET', `${CM}/life`)).json;
     const put = await send('PUT', `${CM}/life?fieldManager=editor`, { ...current, data: { a: '2' } });
@@ -134,6 +135,7 @@ describe('serve: admission webhooks', () => {
     expect(collected).toMatchObject({ operation: 'DELETE', object: null, namespace: 'default' });
     expect(collected.name).toBeUndefined();
     expect(collected.oldObject.metadata.name).toBe('life-2');
+    expect(hooks.reviews('/watch').slice(3).map((r) => r.request.oldObject.metadata.name)).toEqual(['life-2', 'life-3']);
   });
 
   it('a mutating webhook may not change a DELETE, and a patch that does not apply is a 500', async () => {
@@ -220,7 +222,7 @@ describe('serve: admission webhooks', () => {
     await send('POST', '/api/v1/namespaces', { metadata: { name: 'later' } });
     expect(hooks.reviews('/all').map((r) => r.request.resource.resource)).toEqual(['configmaps', 'configmaps', 'configmaps', 'deployments', 'deployments', 'namespaces']);
     // A namespace's own requests have its name as their namespace.
-    expect(hooks.reviews('/all').slice(-1)[0]!.request).toMatchObject({ operation: 'CREATE', name: 'later' });
+    expect(hooks.reviews('/all').slice(-1)[0]!.request).toMatchObject({ operation: 'CREATE', name: 'later', namespace: 'later' });
   });
 
   it('a service reference reaches the webhook through the Service’s Endpoints, with the service’s DNS name for TLS', async () => {
@@ -232,6 +234,14 @@ describe('serve: admission webhooks', () => {
     expect(r.status).toBe(422);
     expect(r.json.message).toBe('admission webhook "svc.example.com" denied the request: through the service');
     expect(hooks.received.slice(-1)[0]!.url).toBe('/svc?timeout=10s');
+    // The same server behind a Service whose DNS name the certificate does not hold: the TLS name is the service's, not the endpoint's IP.
+    await send('POST', '/api/v1/namespaces/default/services', { metadata: { name: 'other' }, spec: { ports: [{ name: 'https', port: 443, targetPort: 9443 }] } });
+    await send('POST', '/api/v1/namespaces/default/endpoints', { metadata: { name: 'other' }, subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port: hooks.port }] }] });
+    await install('Validating', 'by-other', [{ ...webhook('other.example.com', '/svc'), clientConfig: { service: { namespace: 'default', name: 'other', path: '/svc' }, caBundle: hooks.caBundle } }]);
+    const misnamed = await send('POST', CM, configMap('svc-other'));
+    expect(misnamed.status).toBe(500);
+    expect(misnamed.json.message).toContain('x509: certificate is valid for');
+    expect(misnamed.json.message).toContain('not other.default.svc');
   });
 
   it('a write to the object while a webhook is called: an update without resourceVersion starts again, one with it is the 409', async () => {

@@ -66,6 +66,8 @@ describe('serve: CRD conversion webhooks', () => {
     const v2 = await send('GET', `${V2}/w1`);
     expect(v2.json).toMatchObject({ apiVersion: 'example.com/v2', spec: { dimensions: { size: 3 } }, metadata: { name: 'w1', resourceVersion: created.json.metadata.resourceVersion } });
     const list = await send('GET', V2);
+    // Reads call no webhook: the forms were made when the object was written.
+    expect(hooks.reviews('/convert')).toHaveLength(2);
     expect(list.json.items.map((i: Obj) => i.spec)).toEqual([{ dimensions: { size: 3 } }]);
   });
 
@@ -89,6 +91,7 @@ describe('serve: CRD conversion webhooks', () => {
     expect(created.status).toBe(201);
     const raw = await get(`${api.url}${V2}/esc`);
     expect(raw.body.toString('utf8')).toContain('"note":"a\\u003cb\\u0026c\\u003e"');
+    expect(JSON.parse(raw.body.toString('utf8')).spec).toEqual({ dimensions: { size: 1 } });
   });
 
   it('of the metadata a webhook returns only labels and annotations are kept', async () => {

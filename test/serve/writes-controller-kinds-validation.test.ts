@@ -75,6 +75,7 @@ describe('serve writes: RBAC, Lease, Event, PodDisruptionBudget and HorizontalPo
     // Subjects may change; a User subject without apiGroup takes the RBAC group by default.
     const subjects = await send('PUT', `${RBAC}/namespaces/default/rolebindings/read`, { ...stored, subjects: [{ kind: 'User', name: 'bob' }] });
     expect(subjects.status).toBe(200);
+    expect(subjects.json.subjects).toEqual([{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'bob' }]);
   });
 
   it('a ClusterRoleBinding to a Role with a namespace-less ServiceAccount lists every error in Go\'s order', async () => {

@@ -7,9 +7,8 @@
  */
 import type { SeenResource, StoredObject } from '../../reconstruct';
 import { ResourceCodec } from '../resource-codec';
-import { StatusError } from '../../k8s/status';
 import { goJson } from '../../wire/json-spans';
-import { convertedObject, formIn } from '../writes/custom-conversion';
+import { conversionFailure, convertedObject } from '../writes/custom-conversion';
 import { withSortedKeys } from '../../wire/json-object';
 
 type Obj = Record<string, any>;
@@ -17,6 +16,7 @@ type Obj = Record<string, any>;
 export class VersionedCodec extends ResourceCodec {
   private readonly storedPrefix: string;
   private readonly servedPrefix: string;
+  private readonly convertedTexts = new WeakMap<StoredObject, string>();
 
   /** `converts`: the CRD's strategy is Webhook (with None, forms a webhook made earlier are not used). */
   constructor(info: SeenResource, storageApiVersion: string, private readonly converts = false) {
@@ -26,15 +26,22 @@ export class VersionedCodec extends ResourceCodec {
   }
 
   override objectJson(value: StoredObject): string {
+    // A stored state never changes: its converted text is made once, not per read or watch event.
+    const cached = this.convertedTexts.get(value);
+    if (cached !== undefined) return cached;
     const converted = this.converts ? convertedObject(value, this.type.apiVersion) : undefined;
-    if (converted) return goJson(withSortedKeys(converted));
+    if (converted) {
+      const text = goJson(withSortedKeys(converted));
+      this.convertedTexts.set(value, text);
+      return text;
+    }
     const json = super.objectJson(value);
     return json.startsWith(this.storedPrefix) ? this.servedPrefix + json.slice(this.storedPrefix.length) : json;
   }
 
   override watchEventJson(type: string, value: StoredObject): Buffer {
-    const form = this.converts ? formIn(value, this.type.apiVersion) : undefined;
-    if (form instanceof StatusError) return Buffer.from(`{"type":"ERROR","object":${goJson(form.status)}}\n`, 'utf8');
+    const failed = this.converts ? conversionFailure(value, this.type.apiVersion) : undefined;
+    if (failed) return Buffer.from(`{"type":"ERROR","object":${goJson(failed.status)}}\n`, 'utf8');
     return super.watchEventJson(type, value);
   }
 

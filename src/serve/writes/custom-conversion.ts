@@ -122,7 +122,13 @@ export function storedContent(forms: PendingForms, metadata: Obj): Obj {
 }
 
 /** The form a conversion webhook made of a stored state for `apiVersion` (its failure, if it failed). */
-export function formIn(value: StoredObject, apiVersion: string): Obj | StatusError | undefined {
+/** The failure of the conversion of a stored state to `apiVersion`, if it failed (nothing parsed). */
+export function conversionFailure(value: StoredObject, apiVersion: string): StatusError | undefined {
+  const form = value instanceof WrittenObject ? value.forms?.converted.get(apiVersion) : undefined;
+  return form instanceof StatusError ? form : undefined;
+}
+
+function formIn(value: StoredObject, apiVersion: string): Obj | StatusError | undefined {
   const form = value instanceof WrittenObject ? value.forms?.converted.get(apiVersion) : undefined;
   return typeof form === 'string' ? (JSON.parse(form) as Obj) : form;
 }
