@@ -3,8 +3,7 @@
  * pods skip the budget, which budgets cover a pod, and the check-and-decrement of the one
  * budget, with the apiserver's errors. Pure: the caller passes the time.
  */
-import { formatLabelSelector } from './label-selector-format';
-import { parseLabelSelector } from './label-selector';
+import { labelSelectorAsSelector } from './label-selector-validation';
 import { StatusError, failure, type StatusCause } from './status';
 import { isPlainObject } from '../wire/json-object';
 
@@ -35,14 +34,8 @@ export function coveringBudgets(budgets: readonly Obj[], pod: Obj): Obj[] {
     if (pdb.metadata?.namespace !== pod.metadata?.namespace) return false;
     const selector = pdb.spec?.selector;
     if (!isPlainObject(selector)) return false;
-    let text: string;
-    try {
-      text = formatLabelSelector(selector);
-      if (text === '') return false;
-      return parseLabelSelector(text).matches(labels);
-    } catch {
-      return false;
-    }
+    const compiled = labelSelectorAsSelector(selector);
+    return compiled !== undefined && !compiled.empty && compiled.matches(labels);
   });
 }
 

@@ -20,6 +20,7 @@ import { dropTypeDependentFields } from './service-type-change';
 import { defaultWebhookConfiguration } from './webhook-config-defaults';
 import type { Random } from './names';
 import { isPlainObject } from '../wire/json-object';
+import { RBAC_GROUP } from './rbac-validation';
 
 type Obj = Record<string, any>;
 
@@ -291,4 +292,3 @@ function nullTemplateTimestamps(kind: string, obj: Obj): void {
   }
 }
 
-const RBAC_GROUP = 'rbac.authorization.k8s.io';

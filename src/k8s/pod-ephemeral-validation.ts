@@ -7,7 +7,7 @@
  */
 import { duplicateField, forbiddenField, notFoundField, type FieldError } from './field-errors';
 import { validateContainerCommon, validateContainersOnlyForPod } from './pod-container-validation';
-import { validatePodMetadataAndSpec } from './pod-validation';
+import { MIRROR_POD_ANNOTATION, validatePodMetadataAndSpec } from './pod-validation';
 import { validateVolumes } from './pod-volume-validation';
 import { semanticEqual } from './workload-validation';
 import { isPlainObject } from '../wire/json-object';
@@ -22,7 +22,6 @@ const CANNOT_SET = 'cannot be set for an Ephemeral Container';
 /** EphemeralContainerCommon's fields not in allowedEphemeralContainerFields, in Go struct order. */
 const REFUSED_FIELDS = ['ports', 'resources', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle'];
 
-const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
 
 /** validateEphemeralContainers: `spec`'s ephemeral containers at `spec.ephemeralContainers`. */
 export function validateEphemeralContainers(spec: Obj): FieldError[] {

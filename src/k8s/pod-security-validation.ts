@@ -10,7 +10,8 @@ import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
 
-const MAX_INT32 = 2147483647;
+/** The largest int32 (Go's math.MaxInt32). */
+export const MAX_INT32 = 2147483647;
 const SYSCTL_SEGMENT = '[a-z0-9]([-_a-z0-9]*[a-z0-9])?';
 const SYSCTL_FMT = `^(${SYSCTL_SEGMENT}[\\./])*${SYSCTL_SEGMENT}$`;
 const SYSCTL = new RegExp(SYSCTL_FMT);

@@ -6,14 +6,14 @@
  */
 import { forbiddenField, invalidField, requiredField, type FieldError } from './field-errors';
 import { formatQuantity, parseQuantity } from './quantity';
-import { validatePodMetadataAndSpec, validatePodSpecificAnnotations, validateTolerations } from './pod-validation';
+import { MAX_INT32 } from './pod-security-validation';
+import { MIRROR_POD_ANNOTATION, validatePodMetadataAndSpec, validatePodSpecificAnnotations, validateTolerations } from './pod-validation';
 import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
 
 const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map((x) => (isPlainObject(x) ? x : {})) : []);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-const MAX_INT32 = 2147483647;
 
 /**
  * The Forbidden message's fixed part. Go follows it with `\n` and a go-cmp diff of the old spec
@@ -82,7 +82,6 @@ function validateOnlyAddedTolerations(next: Obj[], old: Obj[], path: string): Fi
   return validateTolerations(next, path);
 }
 
-const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
 const APPARMOR_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
 const annotationsOf = (pod: Obj): Obj => (isPlainObject(pod.metadata) && isPlainObject(pod.metadata.annotations) ? pod.metadata.annotations : {});
 

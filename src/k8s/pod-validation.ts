@@ -15,7 +15,7 @@ import { parseIp } from './ip-address';
 import { isDns1123Label, isDns1123Subdomain } from './names';
 import { isLabelValue, isQualifiedName, validateAnnotations, validateLabels } from './object-meta-validation';
 import { validateContainers, validateContainersOnlyForPod, validateHostNetwork, validateInitContainers } from './pod-container-validation';
-import { validatePodSecurityContext } from './pod-security-validation';
+import { MAX_INT32, validatePodSecurityContext } from './pod-security-validation';
 import { validateVolumes } from './pod-volume-validation';
 import { isPlainObject } from '../wire/json-object';
 
@@ -26,7 +26,6 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
-const MAX_INT32 = 2147483647;
 
 /** A required enum: Required when empty, NotSupported (the values in Go's order) when unknown. */
 function validateEnum(value: string, supported: readonly string[], path: string): FieldError[] {
@@ -165,7 +164,7 @@ export function validatePodTemplateSpec(template: Obj, path: string): FieldError
   return errs;
 }
 
-const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
+export const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
 const POD_DELETION_COST = 'controller.kubernetes.io/pod-deletion-cost';
 
 /** helper.GetDeletionCostFromPodAnnotations: a base-10 int32; no plus sign, no leading zero unless negative. */
