@@ -4,18 +4,31 @@
  * `apiextensions-apiserver/pkg/apiserver/validation` reports them) for what the facts show:
  * `type` (FieldValueTypeInvalid), `minimum`/`maximum`, `enum` (FieldValueNotSupported),
  * `required` (FieldValueRequired), and the string/array length and pattern keywords by their Go
- * messages. Other keywords are reported as FieldValueInvalid with Ajv's message. Not covered:
- * CEL rules (`x-kubernetes-validations`), `format` checks, the structural-schema checks on the
- * CRD itself. Pure.
+ * messages, `format` (./string-formats: FieldValueTypeInvalid, `must be of type date-time`). Other
+ * keywords are reported as FieldValueInvalid with Ajv's message. CEL rules are ./cel-validator's.
+ * Pure.
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import { matchesFormat } from './string-formats';
 import { invalidField, notSupportedField, requiredField, type FieldError, type FieldValue } from '../k8s/field-errors';
+import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
+
+const FORMAT_KEYWORD = 'x-kubetape-format';
 
 export type CustomResourceValidator = (obj: Obj) => FieldError[];
 
 const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false, validateSchema: false });
+/** `format` as the apiserver checks it (./string-formats), under a keyword of its own so that Ajv's formats stay off. */
+ajv.addKeyword({ keyword: FORMAT_KEYWORD, type: 'string', schemaType: 'string', validate: checkFormat });
+
+function checkFormat(this: unknown, format: string, value: string): boolean {
+  if (matchesFormat(format, value)) return true;
+  checkFormat.errors = [{ keyword: FORMAT_KEYWORD, message: format, params: { format } }];
+  return false;
+}
+checkFormat.errors = [] as Partial<ErrorObject>[];
 
 /** A validator for one version's schema (one compile; reuse it). */
 export function customResourceValidator(openAPIV3Schema: Obj | undefined): CustomResourceValidator {
@@ -41,6 +54,10 @@ function forAjv(s: unknown): unknown {
   const out: Obj = {};
   for (const [k, v] of Object.entries(s as Obj)) {
     if (k.startsWith('x-kubernetes-') || k === 'default' || k === 'example' || k === 'externalDocs') continue;
+    if (k === 'format') {
+      if (typeof v === 'string') out[FORMAT_KEYWORD] = v;
+      continue;
+    }
     out[k] = k === 'properties' || k === 'patternProperties' || k === 'definitions'
       ? Object.fromEntries(Object.entries(v as Obj).map(([name, sub]) => [name, forAjv(sub)]))
       : forAjv(v);
@@ -108,8 +125,12 @@ function fieldError(e: ErrorObject, root: unknown): FieldError | undefined {
       return invalidField(field, shown(value), `${at} in body should match '${p.pattern}'`);
     case 'minItems':
       return invalidField(field, shown(value), `${at} in body should have at least ${p.limit} items`);
+    case FORMAT_KEYWORD:
+      return { type: 'TypeInvalid', field, value: shown(value), detail: `${at} in body must be of type ${p.format}: ${JSON.stringify(value)}` };
     case 'maxItems':
-      return { type: 'TooLong', field, detail: `must have at most ${p.limit} items` };
+      return { type: 'TooMany', field, value: Array.isArray(value) ? value.length : undefined, detail: `must have at most ${p.limit} items` };
+    case 'maxProperties':
+      return { type: 'TooMany', field, value: isPlainObject(value) ? Object.keys(value).length : undefined, detail: `must have at most ${p.limit} items` };
     case 'multipleOf':
       return invalidField(field, shown(value), `${at} in body should be a multiple of ${p.multipleOf}`);
     case 'anyOf':

@@ -21,6 +21,7 @@ export { pruneUnknownFields } from './unknown-fields';
 export { crdDefinitionName, crdSchema, structuralNode } from './crd-schema';
 export { applyStructuralDefaults } from './structural-defaults';
 export { customResourceValidator, type CustomResourceValidator } from './crd-validation';
+export { celCompileErrors, celValidator, type CelValidator } from './cel-validator';
 export { FieldSet, pathString } from './field-set';
 export { applyConfiguration, managedFieldsAfterUpdate, type ApplyWrite, type UpdateWrite } from './field-manager';
 export { TypedValueError, valueFieldSet } from './value-field-set';

@@ -83,7 +83,7 @@ describe('CRDs in /openapi/v2 and /openapi/v3', () => {
 });
 
 describe('a CRD with CEL rules (x-kubernetes-validations)', () => {
-  it('installs and serves; the rules are published in /openapi/v3 but not evaluated (a violating object is stored)', async () => {
+  it('installs and serves; the rules are published in /openapi/v3 (not v2) and an object that breaks one is refused', async () => {
     const api = await serve({ seed: 7 });
     try {
       const crd = structuredClone(CRD);
@@ -94,9 +94,13 @@ describe('a CRD with CEL rules (x-kubernetes-validations)', () => {
       const created = await request(api.url, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(crd) });
       expect(created.status).toBe(201);
       const cr = { apiVersion: 'example.com/v1', kind: 'Gauge', metadata: { name: 'g1' }, spec: { size: 'small', replicas: 9 } };
+      const refused = await request(api.url, '/apis/example.com/v1/namespaces/default/gauges', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(cr) });
+      expect(refused.status).toBe(422);
+      expect(refused.json.message).toBe('Gauge.example.com "g1" is invalid: spec: Invalid value: "object": at most 5 replicas');
+      cr.spec.replicas = 5;
       const stored = await request(api.url, '/apis/example.com/v1/namespaces/default/gauges', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(cr) });
       expect(stored.status).toBe(201);
-      expect(stored.json.spec.replicas).toBe(9);
+      expect(stored.json.spec.replicas).toBe(5);
       const doc = (await get(`${api.url}/openapi/v3/apis/example.com/v1`)).json;
       expect(doc.components.schemas['com.example.v1.Gauge'].properties.spec['x-kubernetes-validations']).toEqual([{ rule: 'self.replicas <= 5', message: 'at most 5 replicas' }]);
       const v2 = (await get(`${api.url}/openapi/v2`)).json.definitions['com.example.v1.Gauge'];

@@ -5,7 +5,7 @@
  */
 import { storageVersion } from '../../k8s/crd-object';
 import { conversionWebhookOf, type ConversionWebhook } from '../webhooks/conversion-webhook';
-import { crdSchema, customResourceValidator, type CustomResourceValidator, type SchemaNode } from '../../schema';
+import { celValidator, crdSchema, customResourceValidator, type CelValidator, type CustomResourceValidator, type SchemaNode } from '../../schema';
 
 type Obj = Record<string, any>;
 
@@ -47,6 +47,8 @@ export interface CustomResourceType {
   /** This version's `schema.openAPIV3Schema` as the CRD gives it (served in /openapi/v3). */
   openAPIV3Schema?: Obj;
   validate: CustomResourceValidator;
+  /** This version's CEL rules (`x-kubernetes-validations`); undefined when it has none. */
+  rules?: CelValidator;
   status: boolean;
   scale?: ScaleSubresource;
   printerColumns: PrinterColumn[];
@@ -89,6 +91,7 @@ export function customResourceTypes(crd: Obj, removed: Set<() => void>): CustomR
         schema: schema.typeOf(`${group}/${v.name}`, kind)!,
         openAPIV3Schema: v.schema?.openAPIV3Schema,
         validate: customResourceValidator(v.schema?.openAPIV3Schema),
+        rules: celValidator(v.schema?.openAPIV3Schema),
         status: v.subresources?.status !== undefined && v.subresources?.status !== null,
         scale: scale ? { specReplicasPath: String(scale.specReplicasPath), statusReplicasPath: String(scale.statusReplicasPath), labelSelectorPath: scale.labelSelectorPath } : undefined,
         printerColumns: Array.isArray(v.additionalPrinterColumns) ? v.additionalPrinterColumns : [],

@@ -20,7 +20,7 @@ import { invalidObject, storageError, writeConflict, OBJECT_MODIFIED } from '../
 import type { ServedResource } from '../served-resources';
 import { cachedManagedFields } from './managed-fields-cache';
 import type { ResourceRules } from './resource-rules';
-import { prepareCustomResource } from './custom-resource-rules';
+import { customResourceErrors, normaliseCustomResource } from './custom-resource-rules';
 import { timestamp } from './write-deps';
 
 type Obj = Record<string, any>;
@@ -60,8 +60,11 @@ export function prepareCreate(obj: Obj, target: WriteTarget, actor: Actor, appli
     ...validateObjectMeta(meta, resource.namespaced, nameValidatorFor(resource.info.group, resource.info.resource)),
     ...validateConfigData(resource.codec.type.kind, obj),
     ...(rules.builtin ? validateBuiltinSpec(resource.codec.type.kind, obj) : []),
-    ...(resource.custom ? prepareCustomResource(resource.custom, obj, true) : []),
   ];
+  if (resource.custom) {
+    normaliseCustomResource(resource.custom, obj, true);
+    errs.push(...customResourceErrors(resource.custom, obj, undefined, errs));
+  }
   if (errs.length > 0) throw invalid(target, meta.name ?? '', errs);
   if (meta.resourceVersion) throw storageError('resourceVersion should not be set on objects to be created');
   meta.uid = randomUid(actor.random);
@@ -114,7 +117,7 @@ export function createManagedFields(obj: Obj, target: WriteTarget, actor: Actor)
   copy.metadata ??= {};
   normaliseCreate(copy, target);
   // A custom resource's schema prunes and defaults before its fields are recorded (errors wait for prepareCreate).
-  if (target.resource.custom) prepareCustomResource(target.resource.custom, copy, true);
+  if (target.resource.custom) normaliseCustomResource(target.resource.custom, copy, true);
   return createdFields(copy, target, actor);
 }
 
@@ -171,8 +174,11 @@ export function prepareUpdate(old: Obj, next: Obj, target: WriteTarget, actor: A
     ...validateConfigData(kind, result),
     ...(rules.builtin && mode.subresource === '' ? validateBuiltinSpecUpdate(kind, result, old) : []),
     ...(mode.subresource === 'ephemeralcontainers' ? validatePodEphemeralContainersUpdate(result, old) : []),
-    ...(resource.custom ? prepareCustomResource(resource.custom, result, false) : []),
   ];
+  if (resource.custom) {
+    normaliseCustomResource(resource.custom, result, false);
+    errs.push(...customResourceErrors(resource.custom, result, old, errs));
+  }
   if (errs.length > 0) throw invalid(target, name, errs);
   const generation = nextGeneration(old, result, rules);
   if (generation === undefined) delete meta.generation;
@@ -256,7 +262,7 @@ export function updateManagedFields(old: Obj, next: Obj, target: WriteTarget, ac
   const nextMeta = (next.metadata ?? {}) as Obj;
   if (mode.appliedFields || (Array.isArray(nextMeta.managedFields) && nextMeta.managedFields.length === 0 && mode.subresource === '')) return undefined;
   const result = normaliseUpdate(old, structuredClone(next), target, mode);
-  if (target.resource.custom) prepareCustomResource(target.resource.custom, result, false);
+  if (target.resource.custom) normaliseCustomResource(target.resource.custom, result, false);
   return updatedFields(old, result, target, actor, mode);
 }
 

@@ -1,0 +1,99 @@
+/**
+ * The CEL environment of CRD validation rules: `self` and `oldSelf` (dynamically typed: the
+ * schema's types are given to the values, not declared to the checker), the Kubernetes library
+ * (./cel-library), and a rule's compilation — parsed and checked once, with its errors in
+ * cel-go's layout (`ERROR: <input>:LINE:COLUMN: message`, then the line and a caret), and
+ * whether it is a transition rule (it names `oldSelf`). Errors a rule raises when evaluated are
+ * given cel-go's texts by `celRuntimeError`. Pure.
+ */
+import { Environment } from '@marcbachmann/cel-js';
+import { withKubernetesLibrary } from './cel-library';
+import type { CelScalars } from './cel-value';
+
+type Obj = Record<string, any>;
+
+/** A rule compiled for evaluation, or the reason it does not compile (`compilation failed: ERROR: …`). */
+export type CompiledRule =
+  | { program: (vars: Obj) => unknown; transition: boolean; error?: undefined }
+  | { error: string; program?: undefined; transition?: undefined };
+
+let shared: { env: Environment; scalars: CelScalars } | undefined;
+
+function environment(): { env: Environment; scalars: CelScalars } {
+  if (shared) return shared;
+  const env = withKubernetesLibrary(new Environment({ homogeneousAggregateLiterals: false }).registerVariable('self', 'dyn').registerVariable('oldSelf', 'dyn'));
+  const scalar = new Environment().registerVariable('text', 'string');
+  const parser = (expression: string) => {
+    const program = scalar.parse(expression);
+    return (text: string) => program({ text });
+  };
+  shared = { env, scalars: { timestamp: parser('timestamp(text)'), duration: parser('duration(text)') } };
+  return shared;
+}
+
+/** The parsers of formatted strings the environment's values use (see cel-value). */
+export function celScalars(): CelScalars {
+  return environment().scalars;
+}
+
+/** Compiles one rule (`x-kubernetes-validations[].rule`). */
+export function compileCelRule(rule: string): CompiledRule {
+  const { env } = environment();
+  try {
+    const checked = env.check(rule);
+    if (!checked.valid) return { error: `compilation failed: ${compileError(rule, checked.error)}` };
+    if (checked.type !== 'bool' && checked.type !== 'dyn') return { error: 'cel expression must evaluate to a bool' };
+    const program = env.parse(rule);
+    return { program: (vars) => program(vars), transition: namesOldSelf(program.ast) };
+  } catch (err) {
+    return { error: `compilation failed: ${compileError(rule, err)}` };
+  }
+}
+
+/** `ERROR: <input>:1:12: message` and the source line with a caret under the column. */
+function compileError(rule: string, err: unknown): string {
+  const e = err as { message?: string; node?: { pos?: number } } | undefined;
+  const message = celGoCompileText(String(e?.message ?? err).split('\n')[0]!);
+  const pos = typeof e?.node?.pos === 'number' ? e.node.pos : 0;
+  const before = rule.slice(0, pos).split('\n');
+  const line = before.length;
+  const column = before[before.length - 1]!.length;
+  const source = rule.split('\n')[line - 1] ?? '';
+  return `ERROR: <input>:${line}:${column + 1}: ${message}\n | ${source}\n | ${'.'.repeat(column)}^`;
+}
+
+/** The checker's messages cel-go words differently, in cel-go's words. */
+function celGoCompileText(message: string): string {
+  const unknown = /^Unknown variable: (.*)$/.exec(message);
+  if (unknown) return `undeclared reference to '${unknown[1]}' (in container '')`;
+  return message;
+}
+
+/** Whether the expression refers to `oldSelf` (an identifier, not a string). */
+function namesOldSelf(ast: unknown): boolean {
+  if (Array.isArray(ast)) return ast.some(namesOldSelf);
+  if (typeof ast !== 'object' || ast === null) return false;
+  const node = ast as { op?: string; args?: unknown };
+  if (node.op === 'id') return node.args === 'oldSelf';
+  return namesOldSelf(node.args);
+}
+
+/** An evaluation error's text as cel-go words it (`no such key: x`, `division by zero`, …). */
+export function celRuntimeError(err: unknown): string {
+  const e = err as { code?: string; message?: string };
+  const first = String(e?.message ?? err).split('\n')[0]!;
+  switch (e?.code) {
+    case 'no_such_key':
+      return first.replace(/^No such key: /, 'no such key: ');
+    case 'no_such_overload':
+      return 'no such overload';
+    case 'index_out_of_bounds': {
+      const m = /index (-?\d+)/.exec(first);
+      return `index out of bounds: ${m ? m[1] : ''}`.trim();
+    }
+    case 'numeric_overflow':
+      return 'integer overflow';
+    default:
+      return first.replace(/^No such key: /, 'no such key: ');
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * The functions kube-apiserver v1.26 adds to CEL for CRD validation rules, on top of what the CEL
+ * library itself has: the Kubernetes lists, regex and URL libraries
+ * (k8s.io/apiserver/pkg/cel/library) and the parts of cel-go's strings extension the library
+ * lacks (`charAt`, `replace`). A function that fails throws an Error whose message is the text
+ * cel-go's function returns. Pure.
+ */
+import type { Environment } from '@marcbachmann/cel-js' with { 'resolution-mode': 'import' };
+import { parseGoUrl, type ParsedUrl } from '../k8s/go-url';
+
+/** A `kubernetes.URL` value: a URL `url()` accepted. */
+export class CelUrl {
+  constructor(readonly url: ParsedUrl) {}
+}
+
+const COMPARABLE = ['int', 'uint', 'double', 'bool', 'string', 'bytes', 'google.protobuf.Duration', 'google.protobuf.Timestamp'];
+
+/** Registers the Kubernetes functions on `env` (returns it). */
+export function withKubernetesLibrary(env: Environment): Environment {
+  for (const t of COMPARABLE) {
+    env.registerFunction(`list<${t}>.isSorted(): bool`, (l: unknown[]) => l.every((v, i) => i === 0 || compare(l[i - 1], v) <= 0));
+    env.registerFunction(`list<${t}>.min(): ${t}`, (l: unknown[]) => extreme(l, 'min', -1));
+    env.registerFunction(`list<${t}>.max(): ${t}`, (l: unknown[]) => extreme(l, 'max', 1));
+  }
+  env.registerFunction('list<int>.sum(): int', (l: bigint[]) => l.reduce((a, b) => a + b, 0n));
+  env.registerFunction('list<double>.sum(): double', (l: number[]) => l.reduce((a, b) => a + b, 0));
+  env.registerFunction('list<A>.indexOf(A): int', (l: unknown[], v: unknown) => BigInt(l.findIndex((x) => sameValue(x, v))));
+  env.registerFunction('list<A>.lastIndexOf(A): int', (l: unknown[], v: unknown) => BigInt(lastIndex(l, v)));
+
+  env.registerFunction('string.find(string): string', (s: string, re: string) => regex(re).exec(s)?.[0] ?? '');
+  env.registerFunction('string.findAll(string): list<string>', (s: string, re: string) => findAll(s, re, -1));
+  env.registerFunction('string.findAll(string, int): list<string>', (s: string, re: string, n: bigint) => findAll(s, re, Number(n)));
+
+  env.registerFunction('string.charAt(int): string', (s: string, i: bigint) => charAt(s, Number(i)));
+  env.registerFunction('string.replace(string, string): string', (s: string, from: string, to: string) => replace(s, from, to, -1));
+  env.registerFunction('string.replace(string, string, int): string', (s: string, from: string, to: string, n: bigint) => replace(s, from, to, Number(n)));
+
+  env.registerType('kubernetes.URL', CelUrl);
+  env.registerFunction('url(string): kubernetes.URL', (s: string) => {
+    const parsed = requestUri(s);
+    if (typeof parsed === 'string') throw new Error(`URL parse error during conversion from string: ${parsed}`);
+    return new CelUrl(parsed);
+  });
+  env.registerFunction('isURL(string): bool', (s: string) => typeof requestUri(s) !== 'string');
+  env.registerFunction('kubernetes.URL.getScheme(): string', (u: CelUrl) => u.url.scheme);
+  env.registerFunction('kubernetes.URL.getHost(): string', (u: CelUrl) => u.url.host);
+  env.registerFunction('kubernetes.URL.getHostname(): string', (u: CelUrl) => hostname(u.url.host));
+  env.registerFunction('kubernetes.URL.getPort(): string', (u: CelUrl) => port(u.url.host));
+  env.registerFunction('kubernetes.URL.getEscapedPath(): string', (u: CelUrl) => u.url.path);
+  env.registerFunction('kubernetes.URL.getQuery(): map<string, list<string>>', (u: CelUrl) => query(u.url.rawQuery));
+  return env;
+}
+
+function compare(a: unknown, b: unknown): number {
+  if (a instanceof Uint8Array && b instanceof Uint8Array) return Buffer.compare(a, b);
+  const x = a as any;
+  const y = b as any;
+  const [va, vb] = typeof x?.valueOf === 'function' && typeof x !== 'bigint' ? [x.valueOf(), y.valueOf()] : [x, y];
+  return va < vb ? -1 : va > vb ? 1 : 0;
+}
+
+function extreme(l: unknown[], name: string, sign: number): unknown {
+  if (l.length === 0) throw new Error(`${name} called on empty list`);
+  return l.reduce((best, v) => (compare(v, best) * sign > 0 ? v : best));
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a instanceof Uint8Array && b instanceof Uint8Array) return Buffer.compare(a, b) === 0;
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null) return JSON.stringify(a, bigints) === JSON.stringify(b, bigints);
+  return a === b;
+}
+
+const bigints = (_k: string, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v);
+
+function lastIndex(l: unknown[], v: unknown): number {
+  for (let i = l.length - 1; i >= 0; i--) if (sameValue(l[i], v)) return i;
+  return -1;
+}
+
+/** An RE2 pattern as a JavaScript RegExp (the syntax both share); a pattern JavaScript refuses fails as cel-go's compile error does. */
+function regex(re: string): RegExp {
+  try {
+    return new RegExp(re, 'u');
+  } catch (err) {
+    throw new Error(`Illegal regex: ${(err as Error).message}`);
+  }
+}
+
+function findAll(s: string, re: string, limit: number): string[] {
+  if (limit === 0) return [];
+  const out: string[] = [];
+  const r = new RegExp(regex(re).source, 'gu');
+  for (const m of s.matchAll(r)) {
+    out.push(m[0]);
+    if (limit > 0 && out.length >= limit) break;
+  }
+  return out;
+}
+
+/** strings.charAt: the code point at index i, '' at the end, an error past it. */
+function charAt(s: string, i: number): string {
+  const points = [...s];
+  if (i < 0 || i > points.length) throw new Error(`index out of range: ${i}`);
+  return points[i] ?? '';
+}
+
+function replace(s: string, from: string, to: string, n: number): string {
+  if (n < 0) return s.split(from).join(to);
+  let out = s;
+  let at = 0;
+  for (let k = 0; k < n; k++) {
+    const i = out.indexOf(from, at);
+    if (i < 0) break;
+    out = out.slice(0, i) + to + out.slice(i + from.length);
+    at = i + to.length + (from.length === 0 ? 1 : 0);
+  }
+  return out;
+}
+
+/** url.ParseRequestURI's acceptance: an absolute URL or an absolute path, no fragment split off. */
+function requestUri(s: string): ParsedUrl | string {
+  const parsed = parseGoUrl(s);
+  if (typeof parsed === 'string') return parsed;
+  if (parsed.scheme === '' && !s.startsWith('/')) return `parse ${JSON.stringify(s)}: invalid URI for request`;
+  return parsed;
+}
+
+/** url.URL.Hostname(): the host without its port, IPv6 brackets removed. */
+function hostname(host: string): string {
+  if (host.startsWith('[')) return host.slice(1, host.indexOf(']') < 0 ? undefined : host.indexOf(']'));
+  const colon = host.lastIndexOf(':');
+  return colon < 0 ? host : host.slice(0, colon);
+}
+
+/** url.URL.Port(): the digits after the last colon past the host, or ''. */
+function port(host: string): string {
+  const close = host.lastIndexOf(']');
+  const colon = host.lastIndexOf(':');
+  if (colon < 0 || colon < close) return '';
+  const p = host.slice(colon + 1);
+  return /^[0-9]*$/.test(p) ? p : '';
+}
+
+/** url.ParseQuery: `a=1&a=2&b` → {a: ['1', '2'], b: ['']}, keys and values unescaped ('+' is a space). */
+function query(raw: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const part of raw.split('&')) {
+    if (part === '' || part.includes(';')) continue;
+    const eq = part.indexOf('=');
+    const [k, v] = eq < 0 ? [part, ''] : [part.slice(0, eq), part.slice(eq + 1)];
+    const key = unescapeQuery(k);
+    const value = unescapeQuery(v);
+    if (key === undefined || value === undefined) continue;
+    out.set(key, [...(out.get(key) ?? []), value]);
+  }
+  return out;
+}
+
+function unescapeQuery(s: string): string | undefined {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}

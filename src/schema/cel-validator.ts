@@ -1,0 +1,162 @@
+/**
+ * CRD validation rules (`x-kubernetes-validations`) evaluated as kube-apiserver v1.26 evaluates
+ * them on a custom resource's create and update (apiextensions-apiserver
+ * pkg/apiserver/schema/cel/validation.go): the object is walked along its schema; at each node
+ * with rules and a value that is not null, each rule is evaluated with `self` the value there
+ * (./cel-value) and, for a transition rule (one naming `oldSelf`), `oldSelf` the old object's
+ * value at the same place — skipped where there is none: on create, for a field or map key the
+ * old object lacks, and under lists other than `x-kubernetes-list-type: map` (items correlated by
+ * their keys). A rule that is not true is a FieldValueInvalid at the node's path (`<nil>` at the
+ * root) whose value is the schema's type: its `message`, or `failed rule: RULE`; an evaluation
+ * error is `ERR evaluating rule: RULE` (`'no such overload': call arguments did not match …` for
+ * an operator or function applied to the wrong types). Not covered: the runtime cost budget.
+ * Pure.
+ */
+import { invalidField, type FieldError } from '../k8s/field-errors';
+import { celRuntimeError, celScalars, compileCelRule, type CompiledRule } from './cel-environment';
+import { celValue } from './cel-value';
+
+type Obj = Record<string, any>;
+
+/** Validates a custom resource (and, on update, against its old state) by its version's rules. */
+export type CelValidator = (obj: Obj, old?: Obj) => FieldError[];
+
+interface Rule {
+  rule: string;
+  message: string;
+  compiled: CompiledRule;
+}
+
+/** The schema nodes that hold rules, and the way to them. */
+interface RuleNode {
+  schema: Obj;
+  rules: Rule[];
+  properties?: Map<string, RuleNode>;
+  values?: RuleNode;
+  items?: RuleNode;
+}
+
+/** The version's validator; undefined when its schema has no rules. */
+export function celValidator(openAPIV3Schema: Obj | undefined): CelValidator | undefined {
+  const root = openAPIV3Schema ? ruleNode(openAPIV3Schema) : undefined;
+  if (!root) return undefined;
+  return (obj, old) => {
+    const errs: FieldError[] = [];
+    validate(root, '', obj, old, true, errs);
+    return errs;
+  };
+}
+
+/** Each rule of the schema that does not compile: its path under `base` and cel-go's error text. */
+export function celCompileErrors(openAPIV3Schema: Obj, base: string): { path: string; rule: Obj; error: string }[] {
+  const out: { path: string; rule: Obj; error: string }[] = [];
+  const visit = (s: unknown, path: string) => {
+    if (typeof s !== 'object' || s === null) return;
+    const schema = s as Obj;
+    (Array.isArray(schema['x-kubernetes-validations']) ? schema['x-kubernetes-validations'] : []).forEach((r: Obj, i: number) => {
+      if (typeof r?.rule !== 'string' || r.rule.trim() === '') return;
+      const compiled = compileCelRule(r.rule);
+      if (compiled.error !== undefined) out.push({ path: `${path}.x-kubernetes-validations[${i}].rule`, rule: r, error: compiled.error });
+    });
+    for (const [name, child] of Object.entries((schema.properties ?? {}) as Obj)) visit(child, `${path}.properties[${name}]`);
+    if (typeof schema.additionalProperties === 'object') visit(schema.additionalProperties, `${path}.additionalProperties`);
+    if (typeof schema.items === 'object' && !Array.isArray(schema.items)) visit(schema.items, `${path}.items`);
+  };
+  visit(openAPIV3Schema, base);
+  return out;
+}
+
+function ruleNode(schema: Obj): RuleNode | undefined {
+  const rules: Rule[] = (Array.isArray(schema['x-kubernetes-validations']) ? schema['x-kubernetes-validations'] : [])
+    .filter((r: unknown): r is Obj => typeof r === 'object' && r !== null && typeof (r as Obj).rule === 'string')
+    .map((r: Obj) => ({ rule: r.rule as string, message: typeof r.message === 'string' ? r.message : '', compiled: compileCelRule(r.rule) }));
+  const node: RuleNode = { schema, rules };
+  let any = rules.length > 0;
+  for (const [name, child] of Object.entries((schema.properties ?? {}) as Obj)) {
+    const sub = typeof child === 'object' && child !== null ? ruleNode(child as Obj) : undefined;
+    if (!sub) continue;
+    (node.properties ??= new Map()).set(name, sub);
+    any = true;
+  }
+  if (typeof schema.additionalProperties === 'object' && schema.additionalProperties !== null) {
+    node.values = ruleNode(schema.additionalProperties as Obj);
+    any ||= node.values !== undefined;
+  }
+  if (typeof schema.items === 'object' && schema.items !== null && !Array.isArray(schema.items)) {
+    node.items = ruleNode(schema.items as Obj);
+    any ||= node.items !== undefined;
+  }
+  return any ? node : undefined;
+}
+
+function validate(node: RuleNode, path: string, value: unknown, old: unknown, resourceRoot: boolean, errs: FieldError[]): void {
+  if (value === null || value === undefined) return;
+  if (node.rules.length > 0) evaluate(node, path, value, old, resourceRoot, errs);
+  if (Array.isArray(value)) {
+    if (!node.items) return;
+    const oldItem = correlator(node.schema, Array.isArray(old) ? old : undefined);
+    value.forEach((item, i) => validate(node.items!, `${path}[${i}]`, item, oldItem(item), false, errs));
+    return;
+  }
+  if (typeof value !== 'object') return;
+  const obj = value as Obj;
+  const oldObj = typeof old === 'object' && old !== null && !Array.isArray(old) ? (old as Obj) : undefined;
+  if (node.values) for (const [k, v] of Object.entries(obj)) validate(node.values, `${path}[${k}]`, v, oldObj?.[k], false, errs);
+  if (node.properties) {
+    for (const [k, v] of Object.entries(obj)) {
+      const child = node.properties.get(k);
+      if (child) validate(child, path ? `${path}.${k}` : k, v, oldObj?.[k], false, errs);
+    }
+  }
+}
+
+function evaluate(node: RuleNode, path: string, value: unknown, old: unknown, resourceRoot: boolean, errs: FieldError[]): void {
+  const scalars = celScalars();
+  const type = typeof node.schema.type === 'string' ? node.schema.type : '';
+  const field = path === '' ? '<nil>' : path;
+  let self: unknown;
+  let oldSelf: unknown;
+  for (const r of node.rules) {
+    const shown = ruleText(r);
+    if (r.compiled.error !== undefined) {
+      errs.push(invalidField(field, type, `rule compile error: ${r.compiled.error}`));
+      continue;
+    }
+    if (r.rule.trim() === '') continue;
+    if (r.compiled.transition && (old === null || old === undefined)) continue;
+    self ??= celValue(value, node.schema, scalars, resourceRoot);
+    if (r.compiled.transition) oldSelf ??= celValue(old, node.schema, scalars, resourceRoot);
+    let result: unknown;
+    try {
+      result = r.compiled.program(r.compiled.transition ? { self, oldSelf } : { self });
+    } catch (err) {
+      const text = celRuntimeError(err);
+      if (text.startsWith('no such overload')) {
+        errs.push(invalidField(field, type, `'${text}': call arguments did not match a supported operator, function or macro signature for rule: ${shown}`));
+      } else errs.push(invalidField(field, type, `${text} evaluating rule: ${shown}`));
+      continue;
+    }
+    if (result !== true) errs.push(invalidField(field, type, r.message !== '' ? r.message : `failed rule: ${shown}`));
+  }
+}
+
+/** ruleErrorString: the message, else the rule, trimmed. */
+function ruleText(r: Rule): string {
+  return (r.message.length > 0 ? r.message : r.rule).trim();
+}
+
+/** The old item a new list item is compared with: by the map keys of a list-type map list, else none. */
+function correlator(schema: Obj, old: unknown[] | undefined): (item: unknown) => unknown {
+  const keys = schema['x-kubernetes-list-map-keys'];
+  if (!old || schema['x-kubernetes-list-type'] !== 'map' || !Array.isArray(keys) || keys.length === 0) return () => undefined;
+  const keyOf = (item: unknown) => (typeof item === 'object' && item !== null ? JSON.stringify(keys.map((k: string) => (item as Obj)[k] ?? null)) : undefined);
+  const byKey = new Map<string, unknown>();
+  for (const item of old) {
+    const k = keyOf(item);
+    if (k !== undefined && !byKey.has(k)) byKey.set(k, item);
+  }
+  return (item) => {
+    const k = keyOf(item);
+    return k === undefined ? undefined : byKey.get(k);
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * The `format`s a v1.26 apiserver checks on custom resources (apiextensions-apiserver's
+ * supported formats, checked by kube-openapi's strfmt registry); a format outside the list
+ * (`int32`, `int64`, `float`, `double`, any other name) is not checked. A format name is looked
+ * up without its dashes (`date-time` is `datetime`). Not covered: `isbn`, `isbn10`, `isbn13`,
+ * `creditcard`, `ssn` (accepted). Pure.
+ */
+import { parseGoUrl } from '../k8s/go-url';
+import { isCidr, parseIp } from '../k8s/ip-address';
+
+const HOSTNAME = /^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$/u;
+const DATE_TIME_TIME = /^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$/;
+const GO_DURATION = /^[-+]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:ns|us|µs|μs|ms|s|m|h))+$/;
+const DURATION_PART = /(\d+)\s*([A-Za-zµ]+)/g;
+const DURATION_UNITS = [['ns', 'nano'], ['us', 'µs', 'micro'], ['ms', 'milli'], ['s', 'sec'], ['m', 'min'], ['h', 'hr', 'hour'], ['d', 'day'], ['w', 'wk', 'week']];
+const UNIT_NANOS: Record<string, bigint> = { ns: 1n, us: 1000n, ms: 1_000_000n, s: 1_000_000_000n, m: 60_000_000_000n, h: 3_600_000_000_000n, d: 86_400_000_000_000n, w: 604_800_000_000_000n };
+const uuid = (version: string) => new RegExp(`^[0-9a-f]{8}-?[0-9a-f]{4}-?${version}[0-9a-f]{3}-?${version === '[0-9a-f]' ? '[0-9a-f]' : '[89ab]'}[0-9a-f]{3}-?[0-9a-f]{12}$`, 'i');
+
+const CHECKS: Record<string, (s: string) => boolean> = {
+  bsonobjectid: (s) => /^[0-9a-fA-F]{24}$/.test(s),
+  uri: isRequestUri,
+  email: (s) => /^(?:[^<>@\s]+@[^<>@\s]+\.?[^<>@\s]*|[^<>]*<[^<>@\s]+@[^<>@\s]+>)$/.test(s.trim()),
+  hostname: (s) => HOSTNAME.test(s) && s.length <= 255 && s.split('.').every((p) => Buffer.byteLength(p) <= 63),
+  ipv4: (s) => parseIp(s) !== undefined && s.includes('.'),
+  ipv6: (s) => s.includes(':') && parseIp(s) !== undefined,
+  cidr: isCidr,
+  mac: (s) => /^(?:[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}){5}|[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}){7}|[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}){19}|[0-9A-Fa-f]{4}(?:\.[0-9A-Fa-f]{4}){2,9})$/.test(s),
+  uuid: (s) => uuid('[0-9a-f]').test(s),
+  uuid3: (s) => uuid('3').test(s),
+  uuid4: (s) => uuid('4').test(s),
+  uuid5: (s) => uuid('5').test(s),
+  hexcolor: (s) => /^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(s),
+  rgbcolor: (s) => /^rgb\(\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*\)$/.test(s),
+  byte: (s) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/.test(s),
+  password: () => true,
+  date: isDate,
+  duration: isDuration,
+  datetime: isDateTime,
+};
+
+/** Whether `value` is of `format`; true for formats the apiserver does not check. */
+export function matchesFormat(format: string, value: string): boolean {
+  const check = CHECKS[format.replace(/-/g, '')];
+  return check ? check(value) : true;
+}
+
+/** Go's time.Parse("2006-01-02", s): four digits, a month 01–12, a day the month has. */
+function isDate(s: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (month < 1 || month > 12 || day < 1) return false;
+  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/** strfmt.IsDateTime: a date, a `t`, then hh:mm:ss with an optional fraction and a zone (case-insensitive). */
+function isDateTime(s: string): boolean {
+  if (s.length < 4) return false;
+  const parts = s.toLowerCase().split('t');
+  if (parts.length < 2 || !isDate(parts[0]!)) return false;
+  const m = DATE_TIME_TIME.exec(parts[1]!);
+  return m !== null && m[1]! <= '23' && m[2]! <= '59' && m[3]! <= '59';
+}
+
+function isDuration(s: string): boolean {
+  return durationText(s) !== undefined;
+}
+
+/**
+ * strfmt.ParseDuration: Go's time.ParseDuration syntax (returned as it is), else the sum of every
+ * `N unit` the Scala-like syntax knows (`3 days`, `2 hours 5 min`) as nanoseconds (`259200000000000ns`);
+ * undefined when neither reads it.
+ */
+export function durationText(s: string): string | undefined {
+  if (s === '0' || GO_DURATION.test(s)) return s;
+  let nanos = 0n;
+  let ok = false;
+  for (const m of s.matchAll(DURATION_PART)) {
+    const unit = m[2]!.toLowerCase().trim();
+    for (const variants of DURATION_UNITS) {
+      for (const [i, v] of variants.entries()) {
+        if ((i === variants.length - 1 && unit.startsWith(v)) || v === unit) {
+          ok = true;
+          nanos += BigInt(m[1]!) * UNIT_NANOS[variants[0]!]!;
+        }
+      }
+    }
+  }
+  return ok ? `${nanos}ns` : undefined;
+}
+
+/** govalidator.IsRequestURI (url.ParseRequestURI succeeds): an absolute URL or an absolute path. */
+function isRequestUri(s: string): boolean {
+  const parsed = parseGoUrl(s);
+  return typeof parsed !== 'string' && (parsed.scheme !== '' || s.startsWith('/'));
+}
