@@ -36,18 +36,42 @@ export function celScalars(): CelScalars {
   return environment().scalars;
 }
 
-/** Compiles one rule (`x-kubernetes-validations[].rule`). */
-export function compileCelRule(rule: string): CompiledRule {
+/**
+ * Compiles one rule (`x-kubernetes-validations[].rule`). `typed`: the environment whose `self`
+ * has the schema node's type (./cel-types); of what it finds, only a field the type lacks is an
+ * error (`undefined field 'x'`) — the rule is evaluated against values, which is more lenient
+ * than cel-go's checker in what else it accepts.
+ */
+export function compileCelRule(rule: string, typed?: Environment): CompiledRule {
   const { env } = environment();
   try {
     const checked = env.check(rule);
     if (!checked.valid) return { error: `compilation failed: ${compileError(rule, checked.error)}` };
     if (checked.type !== 'bool' && checked.type !== 'dyn') return { error: 'cel expression must evaluate to a bool' };
+    const undefinedField = typed ? undefinedFieldError(rule, typed) : undefined;
+    if (undefinedField) return { error: `compilation failed: ${undefinedField}` };
     const program = env.parse(rule);
     return { program: (vars) => program(vars), transition: namesOldSelf(program.ast) };
   } catch (err) {
     return { error: `compilation failed: ${compileError(rule, err)}` };
   }
+}
+
+/** The typed check's complaint about a field the node's type does not have, in cel-go's words; else undefined. */
+function undefinedFieldError(rule: string, typed: Environment): string | undefined {
+  let checked: ReturnType<Environment['check']>;
+  try {
+    checked = typed.check(rule);
+  } catch {
+    return undefined;
+  }
+  if (checked.valid) return undefined;
+  const e = checked.error as { message?: string; node?: { op?: string; pos?: number } } | undefined;
+  const field = /^No such key: (.*)$/.exec(String(e?.message ?? '').split('\n')[0]!);
+  if (!field) return undefined;
+  // cel-go places a selection at its dot; the library at the field's name.
+  const at = e?.node?.op === '.' && typeof e.node.pos === 'number' ? { node: { pos: e.node.pos - 1 } } : e;
+  return compileError(rule, { ...at, message: `undefined field '${field[1]}'` });
 }
 
 /** `ERROR: <input>:1:12: message` and the source line with a caret under the column. */
@@ -82,6 +106,7 @@ function namesOldSelf(ast: unknown): boolean {
 export function celRuntimeError(err: unknown): string {
   const e = err as { code?: string; message?: string };
   const first = String(e?.message ?? err).split('\n')[0]!;
+  if (first.startsWith('found no matching overload')) return 'no such overload';
   switch (e?.code) {
     case 'no_such_key':
       return first.replace(/^No such key: /, 'no such key: ');

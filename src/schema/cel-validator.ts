@@ -14,6 +14,7 @@
  */
 import { invalidField, type FieldError } from '../k8s/field-errors';
 import { celRuntimeError, celScalars, compileCelRule, type CompiledRule } from './cel-environment';
+import { typedEnvironments, type TypedEnvironments } from './cel-types';
 import { celValue } from './cel-value';
 
 type Obj = Record<string, any>;
@@ -38,7 +39,8 @@ interface RuleNode {
 
 /** The version's validator; undefined when its schema has no rules. */
 export function celValidator(openAPIV3Schema: Obj | undefined): CelValidator | undefined {
-  const root = openAPIV3Schema ? ruleNode(openAPIV3Schema) : undefined;
+  if (!openAPIV3Schema || !hasRules(openAPIV3Schema)) return undefined;
+  const root = ruleNode(openAPIV3Schema, typedEnvironments(openAPIV3Schema));
   if (!root) return undefined;
   return (obj, old) => {
     const errs: FieldError[] = [];
@@ -50,12 +52,14 @@ export function celValidator(openAPIV3Schema: Obj | undefined): CelValidator | u
 /** Each rule of the schema that does not compile: its path under `base` and cel-go's error text. */
 export function celCompileErrors(openAPIV3Schema: Obj, base: string): { path: string; rule: Obj; error: string }[] {
   const out: { path: string; rule: Obj; error: string }[] = [];
+  if (!hasRules(openAPIV3Schema)) return out;
+  const typed = typedEnvironments(openAPIV3Schema);
   const visit = (s: unknown, path: string) => {
     if (typeof s !== 'object' || s === null) return;
     const schema = s as Obj;
     (Array.isArray(schema['x-kubernetes-validations']) ? schema['x-kubernetes-validations'] : []).forEach((r: Obj, i: number) => {
       if (typeof r?.rule !== 'string' || r.rule.trim() === '') return;
-      const compiled = compileCelRule(r.rule);
+      const compiled = compileCelRule(r.rule, typed(schema));
       if (compiled.error !== undefined) out.push({ path: `${path}.x-kubernetes-validations[${i}].rule`, rule: r, error: compiled.error });
     });
     for (const [name, child] of Object.entries((schema.properties ?? {}) as Obj)) visit(child, `${path}.properties[${name}]`);
@@ -66,24 +70,32 @@ export function celCompileErrors(openAPIV3Schema: Obj, base: string): { path: st
   return out;
 }
 
-function ruleNode(schema: Obj): RuleNode | undefined {
+/** Whether any node of the schema has `x-kubernetes-validations`. */
+function hasRules(s: unknown): boolean {
+  if (typeof s !== 'object' || s === null) return false;
+  const schema = s as Obj;
+  if (Array.isArray(schema['x-kubernetes-validations']) && schema['x-kubernetes-validations'].length > 0) return true;
+  return Object.values((schema.properties ?? {}) as Obj).some(hasRules) || hasRules(schema.additionalProperties) || (!Array.isArray(schema.items) && hasRules(schema.items));
+}
+
+function ruleNode(schema: Obj, typed: TypedEnvironments): RuleNode | undefined {
   const rules: Rule[] = (Array.isArray(schema['x-kubernetes-validations']) ? schema['x-kubernetes-validations'] : [])
     .filter((r: unknown): r is Obj => typeof r === 'object' && r !== null && typeof (r as Obj).rule === 'string')
-    .map((r: Obj) => ({ rule: r.rule as string, message: typeof r.message === 'string' ? r.message : '', compiled: compileCelRule(r.rule) }));
+    .map((r: Obj) => ({ rule: r.rule as string, message: typeof r.message === 'string' ? r.message : '', compiled: compileCelRule(r.rule, typed(schema)) }));
   const node: RuleNode = { schema, rules };
   let any = rules.length > 0;
   for (const [name, child] of Object.entries((schema.properties ?? {}) as Obj)) {
-    const sub = typeof child === 'object' && child !== null ? ruleNode(child as Obj) : undefined;
+    const sub = typeof child === 'object' && child !== null ? ruleNode(child as Obj, typed) : undefined;
     if (!sub) continue;
     (node.properties ??= new Map()).set(name, sub);
     any = true;
   }
   if (typeof schema.additionalProperties === 'object' && schema.additionalProperties !== null) {
-    node.values = ruleNode(schema.additionalProperties as Obj);
+    node.values = ruleNode(schema.additionalProperties as Obj, typed);
     any ||= node.values !== undefined;
   }
   if (typeof schema.items === 'object' && schema.items !== null && !Array.isArray(schema.items)) {
-    node.items = ruleNode(schema.items as Obj);
+    node.items = ruleNode(schema.items as Obj, typed);
     any ||= node.items !== undefined;
   }
   return any ? node : undefined;

@@ -131,6 +131,14 @@ describe('CRD validation rules (x-kubernetes-validations) and formats', () => {
     const refused = await kubectl(api.kubeconfigPath, join(dir, 'cache'), ['apply', '-f', file]);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('The Backup "b-kubectl" is invalid: spec: Invalid value: "object": copies must be at least minCopies');
+    const serverSide = await kubectl(api.kubeconfigPath, join(dir, 'cache'), ['apply', '--server-side', '-f', file]);
+    expect(serverSide.code).not.toBe(0);
+    expect(serverSide.stderr).toContain('The Backup "b-kubectl" is invalid: spec: Invalid value: "object": copies must be at least minCopies');
+    writeFileSync(file, 'apiVersion: example.com/v1\nkind: Backup\nmetadata: {name: b-kubectl, namespace: default}\nspec: {copies: 2, minCopies: 2, bucket: one}\n');
+    expect((await kubectl(api.kubeconfigPath, join(dir, 'cache'), ['apply', '--server-side', '-f', file])).stdout).toContain('serverside-applied');
+    writeFileSync(file, 'apiVersion: example.com/v1\nkind: Backup\nmetadata: {name: b-kubectl, namespace: default}\nspec: {copies: 2, minCopies: 2, bucket: two}\n');
+    const immutable = await kubectl(api.kubeconfigPath, join(dir, 'cache'), ['apply', '--server-side', '-f', file]);
+    expect(immutable.stderr).toContain('The Backup "b-kubectl" is invalid: spec.bucket: Invalid value: "string": bucket is immutable');
     const kc = new KubeConfig();
     kc.loadFromFile(api.kubeconfigPath);
     const client = kc.makeApiClient(CustomObjectsApi);

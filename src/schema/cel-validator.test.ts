@@ -1,0 +1,167 @@
+import { fieldErrorText } from '../k8s/field-errors';
+import { celCompileErrors, celValidator } from './cel-validator';
+import { escapeCelName } from './cel-value';
+
+type Obj = Record<string, any>;
+
+const rules = (...list: (string | [string, string])[]) => list.map((r) => (typeof r === 'string' ? { rule: r } : { rule: r[0], message: r[1] }));
+const root = (spec: Obj, extra: Obj = {}) => ({ type: 'object', properties: { spec }, ...extra });
+const texts = (schema: Obj, obj: Obj, old?: Obj) => celValidator(schema)!(obj, old).map(fieldErrorText);
+
+describe('escapeCelName (k8s.io/apiserver/pkg/cel Escape)', () => {
+  it('escapes reserved words, __ . - / and refuses names CEL cannot reach', () => {
+    expect(escapeCelName('replicas')).toBe('replicas');
+    expect(escapeCelName('_x')).toBe('_x');
+    expect(escapeCelName('namespace')).toBe('__namespace__');
+    expect(escapeCelName('x-prop')).toBe('x__dash__prop');
+    expect(escapeCelName('redact__d')).toBe('redact__underscores__d');
+    expect(escapeCelName('foo.bar/baz')).toBe('foo__dot__bar__slash__baz');
+    expect(escapeCelName('a___b')).toBe('a__underscores___b');
+    expect(escapeCelName('1abc')).toBeUndefined();
+    expect(escapeCelName('a:b')).toBeUndefined();
+    expect(escapeCelName('')).toBeUndefined();
+  });
+});
+
+describe('celValidator', () => {
+  it('is undefined for a schema without rules', () => {
+    expect(celValidator(root({ type: 'object', properties: { a: { type: 'integer' } } }))).toBeUndefined();
+    expect(celValidator(undefined)).toBeUndefined();
+  });
+
+  it('types self by the schema: integers are ints, numbers doubles, date-times timestamps, durations, bytes', () => {
+    const schema = root({
+      type: 'object',
+      properties: {
+        n: { type: 'integer', 'x-kubernetes-validations': rules('self + 1 == 3', 'type(self) == int') },
+        d: { type: 'number', 'x-kubernetes-validations': rules('self / 2.0 == 1.25') },
+        t: { type: 'string', format: 'date-time', 'x-kubernetes-validations': rules("self > timestamp('2020-01-01T00:00:00Z')") },
+        day: { type: 'string', format: 'date', 'x-kubernetes-validations': rules("self == timestamp('2021-02-03T00:00:00Z')") },
+        dur: { type: 'string', format: 'duration', 'x-kubernetes-validations': rules("self == duration('90m')") },
+        b: { type: 'string', format: 'byte', 'x-kubernetes-validations': rules("self == b'hi'") },
+        ios: { 'x-kubernetes-int-or-string': true, 'x-kubernetes-validations': rules("type(self) == string || self > 0") },
+      },
+    });
+    const spec = { n: 2, d: 2.5, t: '2024-05-06T07:08:09Z', day: '2021-02-03', dur: '1h30m', b: Buffer.from('hi').toString('base64'), ios: 'x' };
+    expect(texts(schema, { spec })).toEqual([]);
+    expect(texts(schema, { spec: { ...spec, n: 3, ios: 0 } })).toEqual([
+      'spec.n: Invalid value: "integer": failed rule: self + 1 == 3',
+      'spec.ios: Invalid value: "": failed rule: type(self) == string || self > 0',
+    ]);
+  });
+
+  it('at the root self is the resource: apiVersion, kind, metadata name/generateName only; an error at the root is <nil>', () => {
+    const schema = { type: 'object', 'x-kubernetes-validations': rules("self.kind == 'W' && self.metadata.name == 'w1'", ["!has(self.metadata.labels)", 'labels are not visible']), properties: {} };
+    expect(texts(schema, { apiVersion: 'x/v1', kind: 'W', metadata: { name: 'w1', labels: { a: 'b' } } })).toEqual([]);
+    expect(texts(schema, { apiVersion: 'x/v1', kind: 'W', metadata: { name: 'w2' } })).toEqual([
+      `<nil>: Invalid value: "object": failed rule: self.kind == 'W' && self.metadata.name == 'w1'`,
+    ]);
+  });
+
+  it('a message replaces the rule in failures and evaluation errors (trimmed there); no such overload has its own text', () => {
+    const schema = root({
+      type: 'object',
+      'x-kubernetes-validations': rules(['self.a > self.b', ' a must exceed b '], 'self.c.startsWith("x")'),
+      properties: { a: { type: 'integer' }, b: { type: 'integer' }, c: { 'x-kubernetes-int-or-string': true } },
+    });
+    expect(texts(schema, { spec: { a: 1, b: 2, c: 'y' } })).toEqual([
+      'spec: Invalid value: "object":  a must exceed b ',
+      'spec: Invalid value: "object": failed rule: self.c.startsWith("x")',
+    ]);
+    expect(texts(schema, { spec: { b: 2, c: 5 } })).toEqual([
+      'spec: Invalid value: "object": no such key: a evaluating rule: a must exceed b',
+      `spec: Invalid value: "object": 'no such overload': call arguments did not match a supported operator, function or macro signature for rule: self.c.startsWith("x")`,
+    ]);
+  });
+
+  it('walks list items and map values with their paths; null values are not validated', () => {
+    const schema = root({
+      type: 'object',
+      properties: {
+        list: { type: 'array', items: { type: 'string', 'x-kubernetes-validations': rules('self.size() < 3') } },
+        map: { type: 'object', additionalProperties: { type: 'integer', 'x-kubernetes-validations': rules('self >= 0') } },
+        opt: { type: 'string', nullable: true, 'x-kubernetes-validations': rules("self != ''") },
+      },
+    });
+    expect(texts(schema, { spec: { list: ['ab', 'abc'], map: { k: -1, j: 1 }, opt: null } })).toEqual([
+      'spec.list[1]: Invalid value: "string": failed rule: self.size() < 3',
+      'spec.map[k]: Invalid value: "integer": failed rule: self >= 0',
+    ]);
+  });
+
+  it('transition rules run only where an old value correlates: by field, by map key, by list-map key — never for set or atomic list items', () => {
+    const fixed = { type: 'string', 'x-kubernetes-validations': rules(['self == oldSelf', 'immutable']) };
+    const schema = root({
+      type: 'object',
+      properties: {
+        name: fixed,
+        byKey: { type: 'object', additionalProperties: fixed },
+        ports: {
+          type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'],
+          items: { type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer' } }, 'x-kubernetes-validations': rules(['self.port == oldSelf.port', 'port fixed']) },
+        },
+        set: { type: 'array', 'x-kubernetes-list-type': 'set', items: fixed },
+        atomic: { type: 'array', items: fixed },
+      },
+    });
+    const old = { spec: { name: 'a', byKey: { k: 'v' }, ports: [{ name: 'http', port: 80 }], set: ['x'], atomic: ['y'] } };
+    expect(texts(schema, old)).toEqual([]);
+    expect(texts(schema, { spec: { name: 'b', byKey: { k: 'w', new: 'z' }, ports: [{ name: 'grpc', port: 1 }, { name: 'http', port: 81 }], set: ['q'], atomic: ['r'] } }, old)).toEqual([
+      'spec.name: Invalid value: "string": immutable',
+      'spec.byKey[k]: Invalid value: "string": immutable',
+      'spec.ports[1]: Invalid value: "object": port fixed',
+    ]);
+    // on create no transition rule runs
+    expect(texts(schema, { spec: { name: 'b' } })).toEqual([]);
+  });
+
+  it('escaped property names reach their fields; a property CEL cannot name is invisible to its parent', () => {
+    const schema = root({
+      type: 'object',
+      'x-kubernetes-validations': rules('self.x__dash__y == 1 && self.__namespace__ == "n"', '!has(self.a__underscores__b) || self.a__underscores__b'),
+      properties: { 'x-y': { type: 'integer' }, namespace: { type: 'string' }, a__b: { type: 'boolean' }, '9lives': { type: 'integer' } },
+    });
+    expect(texts(schema, { spec: { 'x-y': 1, namespace: 'n', a__b: true, '9lives': 9 } })).toEqual([]);
+    expect(texts(schema, { spec: { 'x-y': 2, namespace: 'n', a__b: false } })).toHaveLength(2);
+  });
+
+  it('the Kubernetes library: lists, regex, URLs, strings', () => {
+    const check = (rule: string, value: unknown, type: Obj = { type: 'array', items: { type: 'integer' } }) =>
+      texts(root({ ...type, 'x-kubernetes-validations': rules(rule) }), { spec: value });
+    expect(check('self.isSorted() && self.sum() == 6 && self.min() == 1 && self.max() == 3 && self.indexOf(2) == 1 && self.lastIndexOf(9) == -1', [1, 2, 3])).toEqual([]);
+    expect(check('self.max() > 0', [])).toEqual(['spec: Invalid value: "array": max called on empty list evaluating rule: self.max() > 0']);
+    const str = { type: 'string' };
+    expect(check("self.find('[0-9]+') == '123' && self.findAll('[a-z]') == ['a', 'b'] && self.findAll('[a-z]', 1) == ['a']", 'a123b', str)).toEqual([]);
+    expect(check("self.charAt(1) == 'é' && self.replace('a', 'o') == 'oéo' && self.replace('a', 'o', 1) == 'oéa'", 'aéa', str)).toEqual([]);
+    expect(check("self.charAt(9) == ''", 'abc', str)).toEqual(["spec: Invalid value: \"string\": index out of range: 9 evaluating rule: self.charAt(9) == ''"]);
+    expect(
+      check("isURL(self) && url(self).getScheme() == 'https' && url(self).getHost() == '[::1]:8443' && url(self).getHostname() == '::1' && url(self).getPort() == '8443' && url(self).getEscapedPath() == '/a%20b' && url(self).getQuery()['k'] == ['1', '2']", 'https://[::1]:8443/a%20b?k=1&k=2', str),
+    ).toEqual([]);
+    expect(check('isURL(self)', '../relative', str)).toEqual(['spec: Invalid value: "string": failed rule: isURL(self)']);
+    expect(check("url(self).getScheme() == 'x'", 'rel/ative', str)).toEqual([
+      `spec: Invalid value: "string": URL parse error during conversion from string: parse "rel/ative": invalid URI for request evaluating rule: url(self).getScheme() == 'x'`,
+    ]);
+  });
+});
+
+describe('celCompileErrors (the CRD\'s rules as a create checks them)', () => {
+  const base = 'spec.validation.openAPIV3Schema';
+  it('reports a rule that does not parse, one that names a field the schema lacks, and one that is not boolean', () => {
+    const schema = root({
+      type: 'object',
+      'x-kubernetes-validations': rules('self.replicas ==', 'self.replicsa > 1', 'self.replicas + 1', 'self.replicas > 1 && self.items.all(i, i.port > 0)', 'self.items.exists(i, i.prt == 1)'),
+      properties: { replicas: { type: 'integer' }, items: { type: 'array', items: { type: 'object', properties: { port: { type: 'integer' } } } } },
+    });
+    const errors = celCompileErrors(schema, base);
+    expect(errors.map((e) => e.path)).toEqual([0, 1, 2, 4].map((i) => `${base}.properties[spec].x-kubernetes-validations[${i}].rule`));
+    expect(errors[0]!.error).toMatch(/^compilation failed: ERROR: <input>:1:17: .*\n \| self\.replicas ==\n \| \.{16}\^$/);
+    expect(errors[1]!.error).toBe("compilation failed: ERROR: <input>:1:5: undefined field 'replicsa'\n | self.replicsa > 1\n | ....^");
+    expect(errors[2]!.error).toBe('cel expression must evaluate to a bool');
+    expect(errors[3]!.error).toBe(`compilation failed: ERROR: <input>:1:23: undefined field 'prt'\n | self.items.exists(i, i.prt == 1)\n | ${'.'.repeat(22)}^`);
+  });
+
+  it('reports an undeclared variable as cel-go does', () => {
+    const errors = celCompileErrors(root({ type: 'string', 'x-kubernetes-validations': rules('other == 1') }), base);
+    expect(errors.map((e) => e.error)).toEqual(["compilation failed: ERROR: <input>:1:1: undeclared reference to 'other' (in container '')\n | other == 1\n | ^"]);
+  });
+});

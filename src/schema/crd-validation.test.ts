@@ -1,0 +1,34 @@
+import { fieldErrorText, toCause } from '../k8s/field-errors';
+import { customResourceValidator } from './crd-validation';
+
+const schema = {
+  type: 'object',
+  properties: {
+    spec: {
+      type: 'object',
+      properties: {
+        list: { type: 'array', maxItems: 2, items: { type: 'string' } },
+        map: { type: 'object', maxProperties: 1, additionalProperties: { type: 'string' } },
+        when: { type: 'string', format: 'date-time' },
+        size: { type: 'string', format: 'int32' },
+      },
+    },
+  },
+};
+
+describe('customResourceValidator: the apiserver\'s field errors', () => {
+  const validate = customResourceValidator(schema);
+
+  it('maxItems and maxProperties are FieldValueTooMany with the count (field.TooMany)', () => {
+    const errs = validate({ spec: { list: ['a', 'b', 'c'], map: { a: 'x', b: 'y' } } });
+    expect(errs.map(fieldErrorText)).toEqual(['spec.list: Too many: 3: must have at most 2 items', 'spec.map: Too many: 2: must have at most 1 items']);
+    expect(toCause(errs[0]!)).toEqual({ reason: 'FieldValueTooMany', message: 'Too many: 3: must have at most 2 items', field: 'spec.list' });
+  });
+
+  it('a checked format is FieldValueTypeInvalid naming the format as written; int32 and other unchecked formats pass', () => {
+    const errs = validate({ spec: { when: 'yesterday', size: 'big' } });
+    expect(errs.map(fieldErrorText)).toEqual(['spec.when: Invalid value: "yesterday": spec.when in body must be of type date-time: "yesterday"']);
+    expect(errs[0]!.type).toBe('TypeInvalid');
+    expect(validate({ spec: { when: '2024-01-02T03:04:05Z' } })).toEqual([]);
+  });
+});

@@ -1,0 +1,28 @@
+import { durationText, matchesFormat } from './string-formats';
+
+describe('matchesFormat (the formats a v1.26 apiserver checks on custom resources)', () => {
+  it.each([
+    ['date-time', '2024-05-06T07:08:09Z', true], ['date-time', '2024-05-06t07:08:09.123+02:00', true], ['date-time', '2024-05-06T24:00:00Z', false],
+    ['date-time', '2024-05-06 07:08:09Z', false], ['datetime', 'nope', false],
+    ['date', '2024-02-29', true], ['date', '2023-02-29', false], ['date', '2024-1-02', false],
+    ['duration', '1h30m', true], ['duration', '-1.5s', true], ['duration', '3 days', true], ['duration', '2 hours 5 min', true], ['duration', 'nonsense', false], ['duration', '5', false],
+    ['byte', 'aGk=', true], ['byte', 'aGk', false],
+    ['uuid', '0B8F4B3C-1d2e-4f5a-8b9c-0d1e2f3a4b5c', true], ['uuid4', '0b8f4b3c-1d2e-3f5a-8b9c-0d1e2f3a4b5c', false], ['uuid', 'x', false],
+    ['hostname', 'my-host.example.com', true], ['hostname', '-bad', false], ['hostname', 'a'.repeat(64), false],
+    ['ipv4', '10.0.0.1', true], ['ipv4', '010.0.0.1', true], ['ipv4', '::1', false], ['ipv6', '::1', true], ['ipv6', '10.0.0.1', false],
+    ['cidr', '10.0.0.0/8', true], ['cidr', '10.0.0.0', false],
+    ['mac', '00:1a:2B:3c:4d:5e', true], ['mac', '00:1a', false],
+    ['uri', 'https://example.com/x', true], ['uri', '/abs/path', true], ['uri', 'rel/path', false],
+    ['email', 'a@example.com', true], ['email', 'Jo <a@example.com>', true], ['email', 'nope', false],
+    ['int32', 'anything', true], ['int64', 'x', true], ['float', 'x', true], ['password', '', true], ['made-up', 'x', true],
+  ])('%s %j → %s', (format, value, ok) => {
+    expect(matchesFormat(format, value)).toBe(ok);
+  });
+
+  it('reads strfmt durations into Go syntax for CEL', () => {
+    expect(durationText('90m')).toBe('90m');
+    expect(durationText('3 days')).toBe('259200000000000ns');
+    expect(durationText('1 hour 30 min')).toBe(`${90n * 60n * 1_000_000_000n}ns`);
+    expect(durationText('soon')).toBeUndefined();
+  });
+});
