@@ -15,6 +15,7 @@ export const FIELD_ERROR_TYPES = {
   NotSupported: { reason: 'FieldValueNotSupported', text: 'Unsupported value', showValue: true },
   Duplicate: { reason: 'FieldValueDuplicate', text: 'Duplicate value', showValue: true },
   NotFound: { reason: 'FieldValueNotFound', text: 'Not found', showValue: true },
+  Internal: { reason: 'InternalError', text: 'Internal error', showValue: false },
 } as const;
 export type FieldErrorType = keyof typeof FIELD_ERROR_TYPES;
 
@@ -33,6 +34,7 @@ export const requiredField = (field: string, detail: string): FieldError => ({ t
 export const forbiddenField = (field: string, detail: string): FieldError => ({ type: 'Forbidden', field, detail });
 export const duplicateField = (field: string, value: FieldValue): FieldError => ({ type: 'Duplicate', field, value });
 export const notFoundField = (field: string, value: FieldValue): FieldError => ({ type: 'NotFound', field, value });
+export const internalField = (field: string, detail: string): FieldError => ({ type: 'Internal', field, detail });
 export const tooLongField = (field: string, max: number): FieldError => ({ type: 'TooLong', field, detail: `must have at most ${max} bytes` });
 export function notSupportedField(field: string, value: FieldValue, supported: readonly string[]): FieldError {
   return { type: 'NotSupported', field, value, detail: `supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}` };

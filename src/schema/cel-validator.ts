@@ -49,27 +49,6 @@ export function celValidator(openAPIV3Schema: Obj | undefined): CelValidator | u
   };
 }
 
-/** Each rule of the schema that does not compile: its path under `base` and cel-go's error text. */
-export function celCompileErrors(openAPIV3Schema: Obj, base: string): { path: string; rule: Obj; error: string }[] {
-  const out: { path: string; rule: Obj; error: string }[] = [];
-  if (!hasRules(openAPIV3Schema)) return out;
-  const typed = typedEnvironments(openAPIV3Schema);
-  const visit = (s: unknown, path: string) => {
-    if (typeof s !== 'object' || s === null) return;
-    const schema = s as Obj;
-    (Array.isArray(schema['x-kubernetes-validations']) ? schema['x-kubernetes-validations'] : []).forEach((r: Obj, i: number) => {
-      if (typeof r?.rule !== 'string' || r.rule.trim() === '') return;
-      const compiled = compileCelRule(r.rule, typed(schema));
-      if (compiled.error !== undefined) out.push({ path: `${path}.x-kubernetes-validations[${i}].rule`, rule: r, error: compiled.error });
-    });
-    for (const [name, child] of Object.entries((schema.properties ?? {}) as Obj)) visit(child, `${path}.properties[${name}]`);
-    if (typeof schema.additionalProperties === 'object') visit(schema.additionalProperties, `${path}.additionalProperties`);
-    if (typeof schema.items === 'object' && !Array.isArray(schema.items)) visit(schema.items, `${path}.items`);
-  };
-  visit(openAPIV3Schema, base);
-  return out;
-}
-
 /** Whether any node of the schema has `x-kubernetes-validations`. */
 function hasRules(s: unknown): boolean {
   if (typeof s !== 'object' || s === null) return false;

@@ -2,8 +2,8 @@
  * CRD validation rules (`x-kubernetes-validations`, CEL) and `format` checks on custom resources,
  * as a v1.26 apiserver applies them: the 422 and its causes for rules on the root, objects,
  * scalars, list items and map values; evaluation errors; rules skipped after a blocking schema
- * error; transition rules (`oldSelf`) on update and on /status, correlated by field, map key and
- * list-map key but not for set items; escaped property names; kubectl's and client-node's view.
+ * error; transition rules (`oldSelf`) on update and on /status, correlated by field and list-map
+ * key; escaped property names; kubectl's and client-node's view; CRDs whose rules do not compile.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -89,7 +89,7 @@ describe('CRD validation rules (x-kubernetes-validations) and formats', () => {
     expect((await create('b-format3', { copies: 1, minCopies: 0, retention: '3 days' })).status).toBe(201);
   });
 
-  it('transition rules compare with the stored object: a field, a list-map item by its key; new fields and keys, and set items, are not compared', async () => {
+  it('transition rules compare with the stored object: a field, a list-map item by its key; new fields and keys are not compared', async () => {
     expect((await create('b-move', { ...valid, bucket: undefined })).status).toBe(201);
     // bucket absent before: its `self == oldSelf` does not run; a new target key has nothing to compare with
     const first = await mergePatch(`${BASE}/b-move`, { spec: { bucket: 'one', targets: [{ name: 'x', port: 1 }, { name: 'y', port: 7 }] } });
@@ -97,7 +97,6 @@ describe('CRD validation rules (x-kubernetes-validations) and formats', () => {
     const refused = await mergePatch(`${BASE}/b-move`, { spec: { bucket: 'two', targets: [{ name: 'y', port: 8 }, { name: 'x', port: 1 }], tags: ['t-a', 't-c'] } });
     expect(refused.status).toBe(422);
     expect(refused.body.message).toBe('Backup.example.com "b-move" is invalid: [spec.bucket: Invalid value: "string": bucket is immutable, spec.targets[0]: Invalid value: "object": a target\'s port is immutable]');
-    // tags is a set: its items' `self == oldSelf` never runs, so changing one is fine
     const allowed = await mergePatch(`${BASE}/b-move`, { spec: { tags: ['t-a', 't-c'], targets: [{ name: 'y', port: 7 }, { name: 'x', port: 1 }] } });
     expect(allowed.status).toBe(200);
     expect(allowed.body.spec.tags).toEqual(['t-a', 't-c']);
@@ -147,5 +146,42 @@ describe('CRD validation rules (x-kubernetes-validations) and formats', () => {
       .then(() => undefined, (e: unknown) => e as { code?: number; body?: string });
     expect(err?.code).toBe(422);
     expect(JSON.parse(String(err?.body)).details.causes).toEqual([{ reason: 'FieldValueInvalid', message: 'Invalid value: "object": copies must be at least minCopies', field: 'spec' }]);
+  });
+});
+
+describe('a CRD whose rules do not compile', () => {
+  const crd = (rule: string) => ({
+    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'gauges.example.com' },
+    spec: {
+      group: 'example.com', names: { plural: 'gauges', kind: 'Gauge' }, scope: 'Namespaced',
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule }] } } } } }],
+    },
+  });
+  const AT = 'spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule';
+
+  it('is refused when written, with the apiserver\'s field error; nothing is installed', async () => {
+    const api = await serve({ seed: 8 });
+    try {
+      const sent = await request(api.url, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(crd('self.sise > 1')) });
+      expect(sent.status).toBe(422);
+      const body = JSON.parse(sent.text);
+      const detail = `compilation failed: ERROR: <input>:1:5: undefined field 'sise'\n | self.sise > 1\n | ....^`;
+      expect(body.message).toBe(`CustomResourceDefinition.apiextensions.k8s.io "gauges.example.com" is invalid: ${AT}: Invalid value: apiextensions.ValidationRule{Rule:"self.sise > 1", Message:""}: ${detail}`);
+      expect(body.details.causes).toEqual([{ reason: 'FieldValueInvalid', message: `Invalid value: apiextensions.ValidationRule{Rule:"self.sise > 1", Message:""}: ${detail}`, field: AT }]);
+      expect((await request(api.url, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gauges.example.com')).status).toBe(404);
+      expect((await request(api.url, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(crd('self.size > 1')) })).status).toBe(201);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('given to --crds, stops the server from starting with the file and the error', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kubetape-cel-crd-'));
+    try {
+      writeFileSync(join(dir, 'gauge.json'), JSON.stringify(crd('self.size >')));
+      await expect(serve({ seed: 9, crds: [dir] })).rejects.toThrow(/--crds .*gauge\.json: CustomResourceDefinition\.apiextensions\.k8s\.io "gauges\.example\.com" is invalid: spec\.validation\.openAPIV3Schema\.properties\[spec\]\.x-kubernetes-validations\[0\]\.rule: Invalid value: apiextensions\.ValidationRule\{Rule:"self\.size >", Message:""\}: compilation failed: ERROR: <input>:1:/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -18,6 +18,7 @@ import type { ServiceAllocations } from '../../k8s/service-allocation';
 import { internalError } from '../../k8s/status';
 import { invalidObject, storageError, writeConflict, OBJECT_MODIFIED } from '../../k8s/write-status';
 import type { ServedResource } from '../served-resources';
+import { crdValidationRuleErrors } from '../../schema';
 import { cachedManagedFields } from './managed-fields-cache';
 import type { ResourceRules } from './resource-rules';
 import { customResourceErrors, normaliseCustomResource } from './custom-resource-rules';
@@ -60,6 +61,7 @@ export function prepareCreate(obj: Obj, target: WriteTarget, actor: Actor, appli
     ...validateObjectMeta(meta, resource.namespaced, nameValidatorFor(resource.info.group, resource.info.resource)),
     ...validateConfigData(resource.codec.type.kind, obj),
     ...(rules.builtin ? validateBuiltinSpec(resource.codec.type.kind, obj) : []),
+    ...(rules.builtin ? schemaRuleErrors(resource, obj) : []),
   ];
   if (resource.custom) {
     normaliseCustomResource(resource.custom, obj, true);
@@ -121,6 +123,12 @@ export function createManagedFields(obj: Obj, target: WriteTarget, actor: Actor)
   return createdFields(copy, target, actor);
 }
 
+/** A CustomResourceDefinition's validation rules, checked as the apiserver checks them when the CRD is written (src/schema/crd-rule-validation). */
+function schemaRuleErrors(resource: ServedResource, obj: Obj): FieldError[] {
+  if (resource.info.group !== 'apiextensions.k8s.io' || resource.info.resource !== 'customresourcedefinitions') return [];
+  return crdValidationRuleErrors(obj);
+}
+
 /** What the registry strategies set on create that the fieldmanager then records as the creator's (the kinds' defaults: k8s/object-defaults). */
 function applyCreateDefaults(obj: Obj, resource: string, rules: ResourceRules): void {
   if (!rules.builtin) return;
@@ -174,6 +182,7 @@ export function prepareUpdate(old: Obj, next: Obj, target: WriteTarget, actor: A
     ...validateConfigData(kind, result),
     ...(rules.builtin && mode.subresource === '' ? validateBuiltinSpecUpdate(kind, result, old) : []),
     ...(mode.subresource === 'ephemeralcontainers' ? validatePodEphemeralContainersUpdate(result, old) : []),
+    ...(rules.builtin && mode.subresource === '' ? schemaRuleErrors(resource, result) : []),
   ];
   if (resource.custom) {
     normaliseCustomResource(resource.custom, result, false);
