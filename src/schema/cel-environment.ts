@@ -8,6 +8,7 @@
  */
 import { Environment } from '@marcbachmann/cel-js';
 import { withKubernetesLibrary } from './cel-library';
+import { celCheckError, typeCheckError } from './cel-type-check';
 import type { CelScalars } from './cel-value';
 
 type Obj = Record<string, any>;
@@ -38,18 +39,16 @@ export function celScalars(): CelScalars {
 
 /**
  * Compiles one rule (`x-kubernetes-validations[].rule`). `typed`: the environment whose `self`
- * has the schema node's type (./cel-types); of what it finds, only a field the type lacks is an
- * error (`undefined field 'x'`) — the rule is evaluated against values, which is more lenient
- * than cel-go's checker in what else it accepts.
+ * has the schema node's type (./cel-types): the rule is type-checked against it as cel-go checks
+ * it (./cel-type-check); it is evaluated against values in the environment where `self` is dyn.
  */
 export function compileCelRule(rule: string, typed?: Environment): CompiledRule {
   const { env } = environment();
   try {
     const checked = env.check(rule);
     if (!checked.valid) return { error: `compilation failed: ${compileError(rule, checked.error)}` };
-    if (checked.type !== 'bool' && checked.type !== 'dyn') return { error: 'cel expression must evaluate to a bool' };
-    const undefinedField = typed ? undefinedFieldError(rule, typed) : undefined;
-    if (undefinedField) return { error: `compilation failed: ${undefinedField}` };
+    const typeError = typed ? typeCheckError(rule, typed) : checked.type !== 'bool' && checked.type !== 'dyn' ? 'cel expression must evaluate to a bool' : undefined;
+    if (typeError) return { error: typeError };
     const program = env.parse(rule);
     return { program: (vars) => program(vars), transition: namesOldSelf(program.ast) };
   } catch (err) {
@@ -57,40 +56,9 @@ export function compileCelRule(rule: string, typed?: Environment): CompiledRule 
   }
 }
 
-/** The typed check's complaint about a field the node's type does not have, in cel-go's words; else undefined. */
-function undefinedFieldError(rule: string, typed: Environment): string | undefined {
-  let checked: ReturnType<Environment['check']>;
-  try {
-    checked = typed.check(rule);
-  } catch {
-    return undefined;
-  }
-  if (checked.valid) return undefined;
-  const e = checked.error as { message?: string; node?: { op?: string; pos?: number } } | undefined;
-  const field = /^No such key: (.*)$/.exec(String(e?.message ?? '').split('\n')[0]!);
-  if (!field) return undefined;
-  // cel-go places a selection at its dot; the library at the field's name.
-  const at = e?.node?.op === '.' && typeof e.node.pos === 'number' ? { node: { pos: e.node.pos - 1 } } : e;
-  return compileError(rule, { ...at, message: `undefined field '${field[1]}'` });
-}
-
-/** `ERROR: <input>:1:12: message` and the source line with a caret under the column. */
+/** A parse or check error of the untyped environment in cel-go's layout. */
 function compileError(rule: string, err: unknown): string {
-  const e = err as { message?: string; node?: { pos?: number } } | undefined;
-  const message = celGoCompileText(String(e?.message ?? err).split('\n')[0]!);
-  const pos = typeof e?.node?.pos === 'number' ? e.node.pos : 0;
-  const before = rule.slice(0, pos).split('\n');
-  const line = before.length;
-  const column = before[before.length - 1]!.length;
-  const source = rule.split('\n')[line - 1] ?? '';
-  return `ERROR: <input>:${line}:${column + 1}: ${message}\n | ${source}\n | ${'.'.repeat(column)}^`;
-}
-
-/** The checker's messages cel-go words differently, in cel-go's words. */
-function celGoCompileText(message: string): string {
-  const unknown = /^Unknown variable: (.*)$/.exec(message);
-  if (unknown) return `undeclared reference to '${unknown[1]}' (in container '')`;
-  return message;
+  return celCheckError(rule, err);
 }
 
 /** Whether the expression refers to `oldSelf` (an identifier, not a string). */

@@ -7,13 +7,16 @@
  * node without a type (only `x-kubernetes-preserve-unknown-fields`) none, so it cannot be reached.
  * `typedEnvironments` gives, for each schema node, an environment whose `self` and `oldSelf` have
  * the node's type: rules are checked against it so that a field the schema does not have is the
- * apiserver's compile error (`undefined field 'x'`). Pure.
+ * apiserver's compile errors (./cel-type-check). Pure.
  */
 import { Environment } from '@marcbachmann/cel-js';
 import { withKubernetesLibrary } from './cel-library';
 import { escapeCelName } from './cel-value';
 
 type Obj = Record<string, any>;
+
+/** The typed environments only check rules; their values are compared where rules are evaluated (./cel-environment). */
+const sameObject = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** The environment of a schema node's rules, or undefined where the node has no CEL type. */
 export type TypedEnvironments = (node: Obj) => Environment | undefined;
@@ -77,7 +80,12 @@ export function typedEnvironments(openAPIV3Schema: Obj): TypedEnvironments {
   typeOf(openAPIV3Schema, true);
   const base = withKubernetesLibrary(new Environment());
   // A type is registered after the types of its fields (objects lists them children first).
-  for (const o of objects) base.registerType(o.name, { fields: o.fields });
+  for (const o of objects) {
+    base.registerType(o.name, { fields: o.fields });
+    // cel-go compares any two values of one type, and objects with null (the library registers != with ==).
+    base.registerOperator(`${o.name} == ${o.name}`, sameObject);
+    base.registerOperator(`${o.name} == null`, () => false);
+  }
   const envs = new Map<Obj, Environment>();
   return (node) => {
     const type = types.get(node);

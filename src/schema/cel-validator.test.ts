@@ -51,10 +51,15 @@ describe('celValidator', () => {
   });
 
   it('at the root self is the resource: apiVersion, kind, metadata name/generateName only; an error at the root is <nil>', () => {
-    const schema = { type: 'object', 'x-kubernetes-validations': rules("self.kind == 'W' && self.metadata.name == 'w1'", ["!has(self.metadata.labels)", 'labels are not visible']), properties: {} };
+    const schema = { type: 'object', 'x-kubernetes-validations': rules("self.kind == 'W' && self.metadata.name == 'w1'"), properties: {} };
     expect(texts(schema, { apiVersion: 'x/v1', kind: 'W', metadata: { name: 'w1', labels: { a: 'b' } } })).toEqual([]);
     expect(texts(schema, { apiVersion: 'x/v1', kind: 'W', metadata: { name: 'w2' } })).toEqual([
       `<nil>: Invalid value: "object": failed rule: self.kind == 'W' && self.metadata.name == 'w1'`,
+    ]);
+    // labels are not in the narrowed metadata: even has() of them does not compile
+    const labels = { type: 'object', 'x-kubernetes-validations': rules('!has(self.metadata.labels)'), properties: {} };
+    expect(texts(labels, { apiVersion: 'x/v1', kind: 'W', metadata: { name: 'w1' } })).toEqual([
+      `<nil>: Invalid value: "object": rule compile error: compilation failed: ERROR: <input>:1:5: undefined field 'labels'\n | !has(self.metadata.labels)\n | ....^`,
     ]);
   });
 

@@ -27,6 +27,22 @@ describe('crdValidationRuleErrors (a CRD\'s rules as a v1.26 create or update ch
     expect(fieldErrorText(errs[3]!)).toBe(`${AT}[3].rule: Invalid value: apiextensions.ValidationRule{Rule:"self.items.exists(i, i.prt == 1)", Message:""}: compilation failed: ERROR: <input>:1:23: undefined field 'prt'\n | self.items.exists(i, i.prt == 1)\n | ${'.'.repeat(22)}^`);
   });
 
+  it('rules are type-checked as cel-go v0.12 checks them: no cross-type numeric comparisons, operands of one type, list literals of one type, a boolean result', () => {
+    const typed = { type: 'object', properties: { replicas: { type: 'integer' }, ratio: { type: 'number' }, name: { type: 'string' }, port: { 'x-kubernetes-int-or-string': true }, tags: { type: 'array', items: { type: 'string' } }, sub: { type: 'object', properties: { a: { type: 'string' } } } } };
+    const compile = (rule: string) => texts(crd(withSpec({ ...typed, 'x-kubernetes-validations': rules(rule) }))).map((t) => t.replace(/^.*?Message:""\}: /s, ''));
+    expect(compile('self.ratio >= 0')).toEqual([`compilation failed: ERROR: <input>:1:12: found no matching overload for '_>=_' applied to '(double, int)'\n | self.ratio >= 0\n | ${'.'.repeat(11)}^`]);
+    expect(compile('self.replicas < self.ratio')).toEqual([`compilation failed: ERROR: <input>:1:15: found no matching overload for '_<_' applied to '(int, double)'\n | self.replicas < self.ratio\n | ${'.'.repeat(14)}^`]);
+    expect(compile("self.replicas == 'x'")).toEqual([`compilation failed: ERROR: <input>:1:15: found no matching overload for '_==_' applied to '(int, string)'\n | self.replicas == 'x'\n | ${'.'.repeat(14)}^`]);
+    expect(compile("self.name in ['a', 1]")).toEqual([`compilation failed: ERROR: <input>:1:20: expected type 'string' but found 'int'\n | self.name in ['a', 1]\n | ${'.'.repeat(19)}^`]);
+    expect(compile('has(self.sub.b)')).toEqual([`compilation failed: ERROR: <input>:1:4: undefined field 'b'\n | has(self.sub.b)\n | ...^`]);
+    expect(compile('self.name')).toEqual(['cel expression must evaluate to a bool']);
+    expect(compile('self.port')).toEqual(['cel expression must evaluate to a bool']);
+    // what cel-go accepts: same-typed comparisons, dyn (int-or-string) against anything, objects compared with objects and null
+    for (const ok of ['self.ratio >= 0.0 && self.replicas >= 0', 'self.port > 1 || self.port == "x"', 'self == oldSelf', 'self.sub == oldSelf.sub && self.sub != null', 'has(self.sub.a) && has(self.sub)', "self.tags.all(t, t in ['a', 'b'])", 'double(self.replicas) < self.ratio']) {
+      expect([ok, compile(ok)]).toEqual([ok, []]);
+    }
+  });
+
   it('an undeclared variable is reported as cel-go reports it', () => {
     expect(texts(crd(withSpec({ type: 'string', 'x-kubernetes-validations': rules('other == 1') })))).toEqual([
       `${AT}[0].rule: Invalid value: apiextensions.ValidationRule{Rule:"other == 1", Message:""}: compilation failed: ERROR: <input>:1:1: undeclared reference to 'other' (in container '')\n | other == 1\n | ^`,

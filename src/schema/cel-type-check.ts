@@ -1,0 +1,148 @@
+/**
+ * A rule's type check against its schema node's types (./cel-types) as cel-go v0.12 checks it
+ * in kube-apiserver v1.26, and cel-go's layout of compile errors. The CEL library's checker
+ * finds the errors; this gives them cel-go's words (`undefined field 'x'`, `found no matching
+ * overload for '_==_' applied to '(int, string)'`, `expected type 'string' but found 'int'`) and
+ * places (a selection at its dot, an operator at its token), and adds what cel-go refuses and the
+ * library allows: comparing numbers of different types (`double >= int`; the apiserver does not
+ * enable cross-type numeric comparisons) and a result that is not a bool (`dyn` included).
+ * Pure.
+ */
+import type { Environment } from '@marcbachmann/cel-js' with { 'resolution-mode': 'import' };
+
+type Node = { op?: string; pos?: number; start?: number; end?: number; args?: unknown; checkedType?: { name?: string } };
+
+const OPERATORS: Record<string, string> = {
+  '==': '_==_', '!=': '_!=_', '<': '_<_', '<=': '_<=_', '>': '_>_', '>=': '_>=_', '+': '_+_', '-': '_-_', '*': '_*_', '/': '_/_', '%': '_%_', in: '@in',
+};
+const RELATIONS = new Set(['<', '<=', '>', '>=']);
+const NUMBERS = new Set(['int', 'uint', 'double']);
+
+/**
+ * The rule's compile error under `typed` (`compilation failed: ERROR: …` or `cel expression must
+ * evaluate to a bool`), or undefined when it checks.
+ */
+export function typeCheckError(rule: string, typed: Environment): string | undefined {
+  let program: ReturnType<Environment['parse']>;
+  try {
+    program = typed.parse(rule);
+  } catch {
+    return undefined;
+  }
+  const checked = program.check();
+  if (!checked.valid) return `compilation failed: ${celCheckError(rule, checked.error)}`;
+  const mixed = mixedNumberComparison(program.ast as Node);
+  if (mixed) {
+    const [left, right] = (mixed.args as Node[]).map((a) => a.checkedType?.name);
+    return `compilation failed: ${celCompileError(rule, operatorPosition(rule, mixed), `found no matching overload for '${OPERATORS[mixed.op!]}' applied to '(${left}, ${right})'`)}`;
+  }
+  const absent = undefinedPresenceTest(rule, program.ast as Node, typed);
+  if (absent) return `compilation failed: ${absent}`;
+  if (checked.type !== 'bool') return 'cel expression must evaluate to a bool';
+  return undefined;
+}
+
+/** `ERROR: <input>:1:12: message` and the source line with a caret under the column (cel-go's Errors.ToDisplayString). */
+export function celCompileError(rule: string, pos: number, message: string): string {
+  const before = rule.slice(0, pos).split('\n');
+  const line = before.length;
+  const column = before[before.length - 1]!.length;
+  const source = (rule.split('\n')[line - 1] ?? '').replace(/\t/g, ' ');
+  return `ERROR: <input>:${line}:${column + 1}: ${message}\n | ${source}\n | ${'.'.repeat(column)}^`;
+}
+
+/** A checker's complaint (the library's error) in cel-go's words, at cel-go's place. */
+export function celCheckError(rule: string, err: unknown): string {
+  const e = err as { message?: string; node?: Node } | undefined;
+  const message = String(e?.message ?? err).split('\n')[0]!;
+  const node = e?.node;
+  const pos = typeof node?.pos === 'number' ? node.pos : 0;
+  const field = /^No such key: (.*)$/.exec(message);
+  // cel-go places a selection at its dot; the library at the field's name.
+  if (field) return celCompileError(rule, node?.op === '.' ? pos - 1 : pos, `undefined field '${field[1]}'`);
+  const operator = /^no such overload: (\S+) (==|!=|<|<=|>|>=|\+|-|\*|\/|%|in) (\S+)$/.exec(message);
+  if (operator && node) {
+    return celCompileError(rule, operatorPosition(rule, node), `found no matching overload for '${OPERATORS[operator[2]!]}' applied to '(${celGoType(operator[1]!)}, ${celGoType(operator[3]!)})'`);
+  }
+  const element = /^(?:List elements must have the same type|Map (?:key|value) uses wrong type), (expected type '.*' but found '.*')$/.exec(message);
+  if (element) return celCompileError(rule, pos, celGoType(element[1]!));
+  const range = /^Expression of type '(.*)' cannot be range of a comprehension \(must be list, map, or dynamic\)\.?$/.exec(message);
+  if (range) return celCompileError(rule, pos, `expression of type '${celGoType(range[1]!)}' cannot be range of a comprehension (must be list, map, or dynamic)`);
+  const ternary = /^Ternary branches must have the same type, got '(.*)' and '(.*)'$/.exec(message);
+  if (ternary) return celCompileError(rule, pos, `found no matching overload for '_?_:_' applied to '(bool, ${celGoType(ternary[1]!)}, ${celGoType(ternary[2]!)})'`);
+  const call = /^found no matching overload for '(?:([^']*)\.)?(\w+)\(([^']*)\)'$/.exec(message);
+  if (call) return celCompileError(rule, pos, `found no matching overload for '${call[2]}' applied to '${call[1] ? `${celGoType(call[1])}.` : ''}(${celGoType(call[3]!)})'`);
+  const unknown = /^Unknown variable: (.*)$/.exec(message);
+  if (unknown) return celCompileError(rule, pos, `undeclared reference to '${unknown[1]}' (in container '')`);
+  return celCompileError(rule, pos, celGoType(message));
+}
+
+/** cel-go's names of types: list(T), map(K, V). */
+function celGoType(text: string): string {
+  let out = text;
+  for (let prev = ''; prev !== out; ) {
+    prev = out;
+    out = out.replace(/\b(list|map)<([^<>]*)>/g, '$1($2)');
+  }
+  return out;
+}
+
+/** The first comparison (pre-order) of two numbers of different types (int < double), which cel-go v0.12 refuses without CrossTypeNumericComparisons. */
+function mixedNumberComparison(node: unknown): Node | undefined {
+  if (Array.isArray(node)) {
+    for (const n of node) {
+      const found = mixedNumberComparison(n);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (typeof node !== 'object' || node === null) return undefined;
+  const n = node as Node;
+  if (n.op !== undefined && RELATIONS.has(n.op) && Array.isArray(n.args) && n.args.length === 2) {
+    const [l, r] = (n.args as Node[]).map((a) => a?.checkedType?.name);
+    if (l !== r && NUMBERS.has(l ?? '') && NUMBERS.has(r ?? '')) return n;
+  }
+  return n.op === 'value' || n.op === 'id' ? undefined : mixedNumberComparison(n.args);
+}
+
+/** Where a binary operator's token is: before its right operand (past spaces and opening parentheses). */
+function operatorPosition(rule: string, node: Node): number {
+  const right = Array.isArray(node.args) ? (node.args[1] as Node | undefined) : undefined;
+  const op = node.op ?? '';
+  if (!right || !(op in OPERATORS)) return node.pos ?? 0;
+  let end = right.start ?? right.pos ?? 0;
+  while (end > 0 && /[\s(]/.test(rule[end - 1]!)) end--;
+  return rule.slice(end - op.length, end) === op ? end - op.length : (node.pos ?? 0);
+}
+
+/**
+ * `has(x.f)` where x's type has no field f: cel-go's checker refuses it (`undefined field 'f'`,
+ * at the macro's parenthesis); the library's does not look. Only operands that check on their
+ * own (not a comprehension's variable) are looked at.
+ */
+function undefinedPresenceTest(rule: string, node: unknown, typed: Environment): string | undefined {
+  if (Array.isArray(node)) {
+    for (const n of node) {
+      const found = undefinedPresenceTest(rule, n, typed);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (typeof node !== 'object' || node === null) return undefined;
+  const n = node as Node;
+  if (n.op === 'value' || n.op === 'id') return undefined;
+  const args = Array.isArray(n.args) ? n.args : [];
+  const select = n.op === 'call' && args[0] === 'has' && Array.isArray(args[1]) ? (args[1][0] as Node | undefined) : undefined;
+  if (select?.op === '.' && Array.isArray(select.args) && typeof select.args[1] === 'string') {
+    const operand = select.args[0] as Node;
+    if (typeof operand.start === 'number' && typeof operand.end === 'number') {
+      const checked = typed.check(`${rule.slice(operand.start, operand.end)}.${select.args[1]}`);
+      const message = String((checked.error as { message?: string } | undefined)?.message ?? '');
+      if (!checked.valid && message.startsWith('No such key: ')) {
+        const paren = rule.indexOf('(', n.pos ?? 0);
+        return celCompileError(rule, paren < 0 ? (n.pos ?? 0) : paren, `undefined field '${select.args[1]}'`);
+      }
+    }
+  }
+  return undefinedPresenceTest(rule, n.args, typed);
+}
