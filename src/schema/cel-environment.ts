@@ -86,6 +86,14 @@ export function celRuntimeError(err: unknown): string {
     }
     case 'numeric_overflow':
       return 'integer overflow';
+    case 'modulo_by_zero':
+      return 'modulus by zero';
+    case 'int_conversion_error':
+      return "type conversion error from 'string' to 'int'";
+    case 'invalid_duration':
+      return "type conversion error from 'string' to 'google.protobuf.Duration'";
+    case 'invalid_timestamp':
+      return "type conversion error from 'string' to 'google.protobuf.Timestamp'";
     default:
       return first.replace(/^No such key: /, 'no such key: ');
   }

@@ -130,6 +130,16 @@ describe('celValidator', () => {
     expect(texts(schema, { spec: { 'x-y': 2, namespace: 'n', a__b: false } })).toHaveLength(2);
   });
 
+  it('evaluation errors in cel-go v0.12\'s words: modulus by zero, failed conversions', () => {
+    const schema = root({ type: 'object', properties: { n: { type: 'integer' }, s: { type: 'string' } }, 'x-kubernetes-validations': rules('self.n % 0 == 1', 'int(self.s) == 1', 'duration(self.s) > duration(\'1s\')', 'timestamp(self.s) > timestamp(\'2020-01-01T00:00:00Z\')') });
+    expect(texts(schema, { spec: { n: 5, s: '1d' } })).toEqual([
+      'spec: Invalid value: "object": modulus by zero evaluating rule: self.n % 0 == 1',
+      "spec: Invalid value: \"object\": type conversion error from 'string' to 'int' evaluating rule: int(self.s) == 1",
+      "spec: Invalid value: \"object\": type conversion error from 'string' to 'google.protobuf.Duration' evaluating rule: duration(self.s) > duration('1s')",
+      "spec: Invalid value: \"object\": type conversion error from 'string' to 'google.protobuf.Timestamp' evaluating rule: timestamp(self.s) > timestamp('2020-01-01T00:00:00Z')",
+    ]);
+  });
+
   it('the Kubernetes library: lists, regex, URLs, strings', () => {
     const check = (rule: string, value: unknown, type: Obj = { type: 'array', items: { type: 'integer' } }) =>
       texts(root({ ...type, 'x-kubernetes-validations': rules(rule) }), { spec: value });
