@@ -18,14 +18,14 @@ const COMPARABLE = ['int', 'uint', 'double', 'bool', 'string', 'bytes', 'google.
 /** Registers the Kubernetes functions on `env` (returns it). */
 export function withKubernetesLibrary(env: Environment): Environment {
   for (const t of COMPARABLE) {
-    env.registerFunction(`list<${t}>.isSorted(): bool`, (l: unknown[]) => l.every((v, i) => i === 0 || compare(l[i - 1], v) <= 0));
-    env.registerFunction(`list<${t}>.min(): ${t}`, (l: unknown[]) => extreme(l, 'min', -1));
-    env.registerFunction(`list<${t}>.max(): ${t}`, (l: unknown[]) => extreme(l, 'max', 1));
+    env.registerFunction(`list<${t}>.isSorted(): bool`, (l: List) => items(l).every((v, i, a) => i === 0 || compare(a[i - 1], v) <= 0));
+    env.registerFunction(`list<${t}>.min(): ${t}`, (l: List) => extreme(items(l), 'min', -1));
+    env.registerFunction(`list<${t}>.max(): ${t}`, (l: List) => extreme(items(l), 'max', 1));
   }
-  env.registerFunction('list<int>.sum(): int', (l: bigint[]) => l.reduce((a, b) => a + b, 0n));
-  env.registerFunction('list<double>.sum(): double', (l: number[]) => l.reduce((a, b) => a + b, 0));
-  env.registerFunction('list<A>.indexOf(A): int', (l: unknown[], v: unknown) => BigInt(l.findIndex((x) => sameValue(x, v))));
-  env.registerFunction('list<A>.lastIndexOf(A): int', (l: unknown[], v: unknown) => BigInt(lastIndex(l, v)));
+  env.registerFunction('list<int>.sum(): int', (l: List<bigint>) => items(l).reduce((a, b) => a + b, 0n));
+  env.registerFunction('list<double>.sum(): double', (l: List<number>) => items(l).reduce((a, b) => a + b, 0));
+  env.registerFunction('list<A>.indexOf(A): int', (l: List, v: unknown) => BigInt(items(l).findIndex((x) => sameValue(x, v))));
+  env.registerFunction('list<A>.lastIndexOf(A): int', (l: List, v: unknown) => BigInt(lastIndex(items(l), v)));
 
   env.registerFunction('string.find(string): string', (s: string, re: string) => regex(re).exec(s)?.[0] ?? '');
   env.registerFunction('string.findAll(string): list<string>', (s: string, re: string) => findAll(s, re, -1));
@@ -49,6 +49,13 @@ export function withKubernetesLibrary(env: Environment): Environment {
   env.registerFunction('kubernetes.URL.getEscapedPath(): string', (u: CelUrl) => u.url.path);
   env.registerFunction('kubernetes.URL.getQuery(): map<string, list<string>>', (u: CelUrl) => query(u.url.rawQuery));
   return env;
+}
+
+/** A CEL list: an Array, or a Set (a list-type set or map list, see ./cel-value). */
+type List<T = unknown> = T[] | Set<T>;
+
+function items<T>(l: List<T>): T[] {
+  return Array.isArray(l) ? l : [...l];
 }
 
 function compare(a: unknown, b: unknown): number {

@@ -120,6 +120,31 @@ describe('celValidator', () => {
     expect(texts(schema, { spec: { name: 'b' } })).toEqual([]);
   });
 
+  it('list-type set and map lists are equal whatever their order (v1.26 compares them as sets and by key); other lists in order', () => {
+    const schema = root({
+      type: 'object',
+      'x-kubernetes-validations': rules(['self == oldSelf', 'spec is immutable']),
+      properties: {
+        set: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
+        ints: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'integer' } },
+        times: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string', format: 'date-time' } },
+        ports: {
+          type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'],
+          items: { type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer' }, tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } } } },
+        },
+        atomic: { type: 'array', items: { type: 'string' } },
+      },
+    });
+    const old = { spec: { set: ['a', 'b'], ints: [1, 2], times: ['2020-01-01T00:00:00Z', '2021-01-01T00:00:00Z'], ports: [{ name: 'http', port: 80, tags: ['x', 'y'] }, { name: 'grpc', port: 90 }], atomic: ['p', 'q'] } };
+    const reordered = { spec: { set: ['b', 'a'], ints: [2, 1], times: ['2021-01-01T00:00:00Z', '2020-01-01T00:00:00Z'], ports: [{ port: 90, name: 'grpc' }, { name: 'http', port: 80, tags: ['y', 'x'] }], atomic: ['p', 'q'] } };
+    expect(texts(schema, reordered, old)).toEqual([]);
+    expect(texts(schema, { spec: { ...reordered.spec, atomic: ['q', 'p'] } }, old)).toEqual(['spec: Invalid value: "object": spec is immutable']);
+    expect(texts(schema, { spec: { ...reordered.spec, ports: [{ name: 'grpc', port: 91 }, old.spec.ports[0]] } }, old)).toEqual(['spec: Invalid value: "object": spec is immutable']);
+    // the lists are still lists: indexed, sized, searched, summed in their order
+    const lists = root({ ...schema.properties.spec, 'x-kubernetes-validations': rules("self.set[1] == 'a' && self.set.size() == 2 && self.ints.sum() == 3 && self.ints.indexOf(1) == 1 && !self.ints.isSorted() && self.ports[0].name == 'grpc' && self.ports.exists(p, p.port == 80)") });
+    expect(texts(lists, reordered)).toEqual([]);
+  });
+
   it('escaped property names reach their fields; a property CEL cannot name is invisible to its parent', () => {
     const schema = root({
       type: 'object',

@@ -15,7 +15,7 @@
 import { invalidField, type FieldError } from '../k8s/field-errors';
 import { celRuntimeError, celScalars, compileCelRule, type CompiledRule } from './cel-environment';
 import { typedEnvironments, type TypedEnvironments } from './cel-types';
-import { celValue } from './cel-value';
+import { celValue, type SharedItems } from './cel-value';
 
 type Obj = Record<string, any>;
 
@@ -103,6 +103,7 @@ function validate(node: RuleNode, path: string, value: unknown, old: unknown, re
 
 function evaluate(node: RuleNode, path: string, value: unknown, old: unknown, resourceRoot: boolean, errs: FieldError[]): void {
   const scalars = celScalars();
+  const shared: SharedItems = new WeakMap();
   const type = typeof node.schema.type === 'string' ? node.schema.type : '';
   const field = path === '' ? '<nil>' : path;
   let self: unknown;
@@ -115,8 +116,8 @@ function evaluate(node: RuleNode, path: string, value: unknown, old: unknown, re
     }
     if (r.rule.trim() === '') continue;
     if (r.compiled.transition && (old === null || old === undefined)) continue;
-    self ??= celValue(value, node.schema, scalars, resourceRoot);
-    if (r.compiled.transition) oldSelf ??= celValue(old, node.schema, scalars, resourceRoot);
+    self ??= celValue(value, node.schema, scalars, resourceRoot, shared);
+    if (r.compiled.transition) oldSelf ??= celValue(old, node.schema, scalars, resourceRoot, shared);
     let result: unknown;
     try {
       result = r.compiled.program(r.compiled.transition ? { self, oldSelf } : { self });

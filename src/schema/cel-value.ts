@@ -4,7 +4,8 @@
  * UnstructuredToVal): `integer` an int (a BigInt), `number` a double, strings of format `byte`
  * bytes, `date-time` and `date` timestamps, `duration` durations (strfmt's syntax), int-or-string an int or a
  * string, objects with `properties` objects whose fields are the properties that have a CEL
- * name (`escapeCelName`), other objects maps, arrays lists; where the schema says nothing
+ * name (`escapeCelName`), other objects maps, arrays lists (list-type set and map lists compared
+ * regardless of order); where the schema says nothing
  * (`x-kubernetes-preserve-unknown-fields`) integral numbers are ints. A resource's root and an
  * embedded resource show `apiVersion`, `kind` and, of `metadata`, only `name` and `generateName`.
  * Pure.
@@ -54,7 +55,7 @@ export function escapeCelName(name: string): string | undefined {
 }
 
 /** `value` (JSON, not null) as CEL sees it under `schema`; `resourceRoot`: the object is a resource (its metadata narrowed). */
-export function celValue(value: unknown, schema: Obj | undefined, scalars: CelScalars, resourceRoot = false): unknown {
+export function celValue(value: unknown, schema: Obj | undefined, scalars: CelScalars, resourceRoot = false, shared: SharedItems = new WeakMap()): unknown {
   if (value === null || value === undefined) return null;
   if (!schema) return dynValue(value);
   if (schema['x-kubernetes-int-or-string'] === true) return typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : dynValue(value);
@@ -67,23 +68,23 @@ export function celValue(value: unknown, schema: Obj | undefined, scalars: CelSc
     case 'string':
       return typeof value === 'string' ? formatted(value, schema.format, scalars) : value;
     case 'array':
-      return Array.isArray(value) ? listOf(value, (v) => celValue(v, schema.items, scalars)) : value;
+      return Array.isArray(value) ? arrayValue(value, schema, scalars, shared) : value;
     case 'object':
-      return objectValue(value, schema, scalars, resourceRoot || schema['x-kubernetes-embedded-resource'] === true);
+      return objectValue(value, schema, scalars, resourceRoot || schema['x-kubernetes-embedded-resource'] === true, shared);
     default:
-      if (schema['x-kubernetes-embedded-resource'] === true) return objectValue(value, schema, scalars, true);
+      if (schema['x-kubernetes-embedded-resource'] === true) return objectValue(value, schema, scalars, true, shared);
       return dynValue(value);
   }
 }
 
-function objectValue(value: unknown, schema: Obj, scalars: CelScalars, resource: boolean): unknown {
+function objectValue(value: unknown, schema: Obj, scalars: CelScalars, resource: boolean, shared: SharedItems): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
   const obj = value as Obj;
   const properties = (schema.properties ?? {}) as Obj;
   const hasProperties = Object.keys(properties).length > 0;
   if (!hasProperties && !resource) {
     const values = schema.additionalProperties;
-    if (typeof values === 'object' && values !== null) return mapOf(obj, (v) => celValue(v, values as Obj, scalars));
+    if (typeof values === 'object' && values !== null) return mapOf(obj, (v) => celValue(v, values as Obj, scalars, false, shared));
     return dynValue(obj);
   }
   const out: Obj = {};
@@ -93,10 +94,56 @@ function objectValue(value: unknown, schema: Obj, scalars: CelScalars, resource:
     else if (resource && name === 'metadata') out[name] = narrowedMetadata(v);
     else if (name in properties) {
       const field = escapeCelName(name);
-      if (field !== undefined) out[field] = celValue(v, properties[name], scalars);
+      if (field !== undefined) out[field] = celValue(v, properties[name], scalars, false, shared);
     }
   }
   return out;
+}
+
+/**
+ * The items already made of the `x-kubernetes-list-type: set` and `map` lists of one evaluation,
+ * by their item schema and content: `self` and `oldSelf` share them, so that equal items are one
+ * value.
+ */
+export type SharedItems = WeakMap<Obj, Map<string, unknown>>;
+
+/**
+ * A list; a list-type set or map list as a Set of its items (in their order), which the CEL
+ * library indexes and iterates as a list and compares regardless of order — as v1.26 compares
+ * them (a set by its elements, a map list by its keys and their items). Equal items of such
+ * lists are one value (`shared`), so that the library's comparison of Set members finds them. A
+ * list whose items repeat stays a list.
+ */
+function arrayValue(value: unknown[], schema: Obj, scalars: CelScalars, shared: SharedItems): unknown {
+  const items = listOf(value, (v) => celValue(v, schema.items, scalars, false, shared));
+  const listType = schema['x-kubernetes-list-type'];
+  if ((listType !== 'set' && listType !== 'map') || typeof schema.items !== 'object' || schema.items === null) return items;
+  let known = shared.get(schema.items as Obj);
+  if (!known) shared.set(schema.items as Obj, (known = new Map()));
+  const one = items.map((item, i) => {
+    const key = canonicalJson(value[i], schema.items as Obj);
+    const seen = known!.get(key);
+    if (seen !== undefined) return seen;
+    known!.set(key, item);
+    return item;
+  });
+  const set = new Set(one);
+  return set.size === one.length ? set : items;
+}
+
+/** The item's content as a text equal for items CEL finds equal: object keys sorted, null fields left out, set and map lists' items sorted. */
+function canonicalJson(value: unknown, schema: Obj | undefined): string {
+  if (Array.isArray(value)) {
+    const items = value.map((v) => canonicalJson(v, schema?.items));
+    const listType = schema?.['x-kubernetes-list-type'];
+    return `[${(listType === 'set' || listType === 'map' ? items.sort() : items).join(',')}]`;
+  }
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value as Obj).filter(([, v]) => v !== null && v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const sub = (k: string) => (schema?.properties?.[k] ?? (typeof schema?.additionalProperties === 'object' ? schema.additionalProperties : undefined)) as Obj | undefined;
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v, sub(k))}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
 }
 
 function narrowedMetadata(meta: unknown): Obj {
