@@ -10,6 +10,7 @@ import { Environment } from '@marcbachmann/cel-js';
 import { withKubernetesLibrary } from './cel-library';
 import { celCheckError, typeCheckError } from './cel-type-check';
 import type { CelScalars } from './cel-value';
+import { re2RegExp } from './re2-regexp';
 
 type Obj = Record<string, any>;
 
@@ -23,6 +24,12 @@ let shared: { env: Environment; scalars: CelScalars } | undefined;
 function environment(): { env: Environment; scalars: CelScalars } {
   if (shared) return shared;
   const env = withKubernetesLibrary(new Environment({ homogeneousAggregateLiterals: false }).registerVariable('self', 'dyn').registerVariable('oldSelf', 'dyn'));
+  // CEL's matches with RE2's syntax (./re2-regexp); rules' `matches` calls are pointed at it when compiled.
+  env.registerFunction(`string.${RE2_MATCHES}(string): bool`, (s: string, pattern: string) => {
+    const re = re2RegExp(pattern);
+    if (typeof re === 'string') throw new Error(re);
+    return re.test(s);
+  });
   const scalar = new Environment().registerVariable('text', 'string');
   const parser = (expression: string) => {
     const program = scalar.parse(expression);
@@ -50,6 +57,9 @@ export function compileCelRule(rule: string, typed?: Environment): CompiledRule 
     const typeError = typed ? typeCheckError(rule, typed) : checked.type !== 'bool' && checked.type !== 'dyn' ? 'cel expression must evaluate to a bool' : undefined;
     if (typeError) return { error: typeError };
     const program = env.parse(rule);
+    const badPattern = constantPatternError(program.ast);
+    if (badPattern) return { error: `program instantiation failed: ${badPattern}` };
+    useRe2Matches(program.ast);
     return { program: (vars) => program(vars), transition: namesOldSelf(program.ast) };
   } catch (err) {
     return { error: `compilation failed: ${compileError(rule, err)}` };
@@ -59,6 +69,42 @@ export function compileCelRule(rule: string, typed?: Environment): CompiledRule 
 /** A parse or check error of the untyped environment in cel-go's layout. */
 function compileError(rule: string, err: unknown): string {
   return celCheckError(rule, err);
+}
+
+const RE2_MATCHES = 'matches__re2';
+const REGEX_FUNCTIONS = new Set(['matches', 'find', 'findAll']);
+
+type Node = { op?: string; args?: unknown };
+
+/** Calls of `name(…)` on a receiver in the expression: [node, name, receiver, arguments]. */
+function* memberCalls(ast: unknown): Generator<{ node: Node; name: string; args: Node[] }> {
+  if (Array.isArray(ast)) {
+    for (const n of ast) yield* memberCalls(n);
+    return;
+  }
+  if (typeof ast !== 'object' || ast === null) return;
+  const node = ast as Node;
+  if (node.op === 'value' || node.op === 'id') return;
+  if (node.op === 'rcall' && Array.isArray(node.args) && typeof node.args[0] === 'string') {
+    yield { node, name: node.args[0], args: Array.isArray(node.args[2]) ? node.args[2] : [] };
+  }
+  yield* memberCalls(node.args);
+}
+
+/** Go's parse error of the first constant pattern of matches/find/findAll that RE2 refuses (cel-go compiles them with the program). */
+function constantPatternError(ast: unknown): string | undefined {
+  for (const { name, args } of memberCalls(ast)) {
+    const pattern = args[0];
+    if (!REGEX_FUNCTIONS.has(name) || pattern?.op !== 'value' || typeof pattern.args !== 'string') continue;
+    const re = re2RegExp(pattern.args);
+    if (typeof re === 'string') return re;
+  }
+  return undefined;
+}
+
+/** Points the parsed expression's `matches` calls at the RE2 one (the program evaluates the tree it was parsed into). */
+function useRe2Matches(ast: unknown): void {
+  for (const { node, name } of [...memberCalls(ast)]) if (name === 'matches') (node.args as unknown[])[0] = RE2_MATCHES;
 }
 
 /** Whether the expression refers to `oldSelf` (an identifier, not a string). */
@@ -86,6 +132,8 @@ export function celRuntimeError(err: unknown): string {
     }
     case 'numeric_overflow':
       return 'integer overflow';
+    case 'invalid_regular_expression':
+      return first;
     case 'modulo_by_zero':
       return 'modulus by zero';
     case 'int_conversion_error':

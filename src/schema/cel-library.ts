@@ -7,6 +7,7 @@
  */
 import type { Environment } from '@marcbachmann/cel-js' with { 'resolution-mode': 'import' };
 import { parseGoUrl, type ParsedUrl } from '../k8s/go-url';
+import { re2RegExp } from './re2-regexp';
 
 /** A `kubernetes.URL` value: a URL `url()` accepted. */
 export class CelUrl {
@@ -85,20 +86,17 @@ function lastIndex(l: unknown[], v: unknown): number {
   return -1;
 }
 
-/** An RE2 pattern as a JavaScript RegExp (the syntax both share); a pattern JavaScript refuses fails as cel-go's compile error does. */
-function regex(re: string): RegExp {
-  try {
-    return new RegExp(re, 'u');
-  } catch (err) {
-    throw new Error(`Illegal regex: ${(err as Error).message}`);
-  }
+/** An RE2 pattern as a RegExp (./re2-regexp); one RE2 refuses fails as the library's regexp.Compile does. */
+function regex(re: string, global = false): RegExp {
+  const compiled = re2RegExp(re, global);
+  if (typeof compiled === 'string') throw new Error(`Illegal regex: ${compiled}`);
+  return compiled;
 }
 
 function findAll(s: string, re: string, limit: number): string[] {
   if (limit === 0) return [];
   const out: string[] = [];
-  const r = new RegExp(regex(re).source, 'gu');
-  for (const m of s.matchAll(r)) {
+  for (const m of s.matchAll(regex(re, true))) {
     out.push(m[0]);
     if (limit > 0 && out.length >= limit) break;
   }

@@ -165,6 +165,19 @@ describe('celValidator', () => {
     ]);
   });
 
+  it('regular expressions are RE2\'s: flags, \\A and \\z, POSIX classes; a bad pattern made at run time is Go\'s parse error', () => {
+    const schema = root({
+      type: 'object',
+      properties: { s: { type: 'string' }, p: { type: 'string' } },
+      'x-kubernetes-validations': rules("self.s.matches('(?i)^ab[[:digit:]]+$') && self.s.matches('\\\\AaB') && !self.s.matches('b\\\\z') && self.s.find('(?i)B[0-9]') == 'B1'", 'self.s.matches(self.p)', "self.s.find(self.p) == ''"),
+    });
+    expect(texts(schema, { spec: { s: 'aB12', p: 'x' } })).toEqual(['spec: Invalid value: "object": failed rule: self.s.matches(self.p)']);
+    expect(texts(schema, { spec: { s: 'aB12', p: '(' } })).toEqual([
+      'spec: Invalid value: "object": error parsing regexp: missing closing ): `(` evaluating rule: self.s.matches(self.p)',
+      "spec: Invalid value: \"object\": Illegal regex: error parsing regexp: missing closing ): `(` evaluating rule: self.s.find(self.p) == ''",
+    ]);
+  });
+
   it('the Kubernetes library: lists, regex, URLs, strings', () => {
     const check = (rule: string, value: unknown, type: Obj = { type: 'array', items: { type: 'integer' } }) =>
       texts(root({ ...type, 'x-kubernetes-validations': rules(rule) }), { spec: value });

@@ -43,6 +43,15 @@ describe('crdValidationRuleErrors (a CRD\'s rules as a v1.26 create or update ch
     }
   });
 
+  it('a constant regular expression RE2 refuses fails the rule\'s program instantiation (cel-go compiles constant patterns)', () => {
+    const errs = texts(crd(withSpec({ type: 'string', 'x-kubernetes-validations': rules("self.matches('[a-z')", "self.find('(?=x)') == ''", "self.findAll('a(b') == []", "self.matches('(?i)^[[:alpha:]]+$') && self.matches('^\\\\Aa\\\\z') == false") })));
+    expect(errs.map((t) => t.replace(/^.*?\}: /s, ''))).toEqual([
+      'program instantiation failed: error parsing regexp: missing closing ]: `[a-z`',
+      'program instantiation failed: error parsing regexp: invalid or unsupported Perl syntax: `(?=`',
+      'program instantiation failed: error parsing regexp: missing closing ): `a(b`',
+    ]);
+  });
+
   it('an undeclared variable is reported as cel-go reports it', () => {
     expect(texts(crd(withSpec({ type: 'string', 'x-kubernetes-validations': rules('other == 1') })))).toEqual([
       `${AT}[0].rule: Invalid value: apiextensions.ValidationRule{Rule:"other == 1", Message:""}: compilation failed: ERROR: <input>:1:1: undeclared reference to 'other' (in container '')\n | other == 1\n | ^`,
