@@ -3,10 +3,13 @@
  * schema's types are given to the values, not declared to the checker), the Kubernetes library
  * (./cel-library), and a rule's compilation — parsed and checked once, with its errors in
  * cel-go's layout (`ERROR: <input>:LINE:COLUMN: message`, then the line and a caret), and
- * whether it is a transition rule (it names `oldSelf`). Errors a rule raises when evaluated are
- * given cel-go's texts by `celRuntimeError`. Pure.
+ * whether it is a transition rule (it names `oldSelf`); a constant regular expression RE2 refuses
+ * is a compile error, and calls of functions cel-go computes its own way are pointed at cel-go's
+ * versions (./cel-go-strings). Errors a rule raises when evaluated are given cel-go's texts by
+ * `celRuntimeError`. Pure.
  */
 import { Environment } from '@marcbachmann/cel-js';
+import { GO_FUNCTIONS, withGoStringFunctions } from './cel-go-strings';
 import { withKubernetesLibrary } from './cel-library';
 import { celCheckError, typeCheckError } from './cel-type-check';
 import type { CelScalars } from './cel-value';
@@ -23,13 +26,7 @@ let shared: { env: Environment; scalars: CelScalars } | undefined;
 
 function environment(): { env: Environment; scalars: CelScalars } {
   if (shared) return shared;
-  const env = withKubernetesLibrary(new Environment({ homogeneousAggregateLiterals: false }).registerVariable('self', 'dyn').registerVariable('oldSelf', 'dyn'));
-  // CEL's matches with RE2's syntax (./re2-regexp); rules' `matches` calls are pointed at it when compiled.
-  env.registerFunction(`string.${RE2_MATCHES}(string): bool`, (s: string, pattern: string) => {
-    const re = re2RegExp(pattern);
-    if (typeof re === 'string') throw new Error(re);
-    return re.test(s);
-  });
+  const env = withGoStringFunctions(withKubernetesLibrary(new Environment({ homogeneousAggregateLiterals: false }).registerVariable('self', 'dyn').registerVariable('oldSelf', 'dyn')));
   const scalar = new Environment().registerVariable('text', 'string');
   const parser = (expression: string) => {
     const program = scalar.parse(expression);
@@ -59,7 +56,7 @@ export function compileCelRule(rule: string, typed?: Environment): CompiledRule 
     const program = env.parse(rule);
     const badPattern = constantPatternError(program.ast);
     if (badPattern) return { error: `program instantiation failed: ${badPattern}` };
-    useRe2Matches(program.ast);
+    useGoFunctions(program.ast);
     return { program: (vars) => program(vars), transition: namesOldSelf(program.ast) };
   } catch (err) {
     return { error: `compilation failed: ${compileError(rule, err)}` };
@@ -71,7 +68,6 @@ function compileError(rule: string, err: unknown): string {
   return celCheckError(rule, err);
 }
 
-const RE2_MATCHES = 'matches__re2';
 const REGEX_FUNCTIONS = new Set(['matches', 'find', 'findAll']);
 
 type Node = { op?: string; args?: unknown };
@@ -102,9 +98,12 @@ function constantPatternError(ast: unknown): string | undefined {
   return undefined;
 }
 
-/** Points the parsed expression's `matches` calls at the RE2 one (the program evaluates the tree it was parsed into). */
-function useRe2Matches(ast: unknown): void {
-  for (const { node, name } of [...memberCalls(ast)]) if (name === 'matches') (node.args as unknown[])[0] = RE2_MATCHES;
+/** Points the parsed expression's calls of functions cel-go has its own way at cel-go's versions (./cel-go-strings; the program evaluates the tree it was parsed into). */
+function useGoFunctions(ast: unknown): void {
+  for (const { node, name } of [...memberCalls(ast)]) {
+    const go = GO_FUNCTIONS[name];
+    if (go) (node.args as unknown[])[0] = go;
+  }
 }
 
 /** Whether the expression refers to `oldSelf` (an identifier, not a string). */

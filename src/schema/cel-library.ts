@@ -25,8 +25,8 @@ export function withKubernetesLibrary(env: Environment): Environment {
   }
   env.registerFunction('list<int>.sum(): int', (l: List<bigint>) => items(l).reduce((a, b) => a + b, 0n));
   env.registerFunction('list<double>.sum(): double', (l: List<number>) => items(l).reduce((a, b) => a + b, 0));
-  env.registerFunction('list<A>.indexOf(A): int', (l: List, v: unknown) => BigInt(items(l).findIndex((x) => sameValue(x, v))));
-  env.registerFunction('list<A>.lastIndexOf(A): int', (l: List, v: unknown) => BigInt(lastIndex(items(l), v)));
+  env.registerFunction('list<A>.indexOf(A): int', (l: List, v: unknown) => BigInt(listIndexOf(items(l), v, false)));
+  env.registerFunction('list<A>.lastIndexOf(A): int', (l: List, v: unknown) => BigInt(listIndexOf(items(l), v, true)));
 
   env.registerFunction('string.find(string): string', (s: string, re: string) => regex(re).exec(s)?.[0] ?? '');
   env.registerFunction('string.findAll(string): list<string>', (s: string, re: string) => findAll(s, re, -1));
@@ -81,7 +81,9 @@ function sameValue(a: unknown, b: unknown): boolean {
 
 const bigints = (_k: string, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v);
 
-function lastIndex(l: unknown[], v: unknown): number {
+/** The lists library's indexOf (lastIndexOf with `last`): the first (last) index of an equal element, else -1. */
+export function listIndexOf(l: unknown[], v: unknown, last: boolean): number {
+  if (!last) return l.findIndex((x) => sameValue(x, v));
   for (let i = l.length - 1; i >= 0; i--) if (sameValue(l[i], v)) return i;
   return -1;
 }

@@ -178,6 +178,20 @@ describe('celValidator', () => {
     ]);
   });
 
+  it('the strings extension as cel-go v0.12 has it: code-point indexes, ASCII-only case changes, its range errors', () => {
+    const check = (rule: string, value: string) => texts(root({ type: 'string', 'x-kubernetes-validations': rules(rule) }), { spec: value });
+    expect(check("self.indexOf('ö') == 7 && self.indexOf('o', 5) == -1 && self.indexOf('', 3) == 3 && self.lastIndexOf('l') == 9 && self.lastIndexOf('l', 8) == 3 && self.lastIndexOf('') == 11", 'héllo wörld')).toEqual([]);
+    expect(check("self.lowerAscii() == 'Àb' && self.upperAscii() == 'ÀB' && self.substring(1) == 'B' && self.substring(0, 1) == 'À'", 'ÀB')).toEqual([]);
+    expect(check("self.indexOf('a') == -1", '')).toEqual(["spec: Invalid value: \"string\": index out of range: 0 evaluating rule: self.indexOf('a') == -1"]);
+    expect(check("self.indexOf('a', 9) == -1", 'abc')).toEqual(["spec: Invalid value: \"string\": index out of range: 9 evaluating rule: self.indexOf('a', 9) == -1"]);
+    expect(check("self.lastIndexOf('a') == -1", '')).toEqual(["spec: Invalid value: \"string\": index out of range: -1 evaluating rule: self.lastIndexOf('a') == -1"]);
+    expect(check("self.substring(2, 1) == ''", 'abc')).toEqual(["spec: Invalid value: \"string\": invalid substring range. start: 2, end: 1 evaluating rule: self.substring(2, 1) == ''"]);
+    expect(check("self.substring(4) == ''", 'abc')).toEqual(["spec: Invalid value: \"string\": index out of range: 4 evaluating rule: self.substring(4) == ''"]);
+    expect(check("self.substring(1, 5) == ''", 'abc')).toEqual(["spec: Invalid value: \"string\": index out of range: 5 evaluating rule: self.substring(1, 5) == ''"]);
+    // the lists' indexOf is untouched
+    expect(texts(root({ type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': rules("self.indexOf('b') == 1 && self.lastIndexOf('a') == 2") }), { spec: ['a', 'b', 'a'] })).toEqual([]);
+  });
+
   it('the Kubernetes library: lists, regex, URLs, strings', () => {
     const check = (rule: string, value: unknown, type: Obj = { type: 'array', items: { type: 'integer' } }) =>
       texts(root({ ...type, 'x-kubernetes-validations': rules(rule) }), { spec: value });
