@@ -1,8 +1,9 @@
 /**
  * The functions kube-apiserver v1.26 adds to CEL for CRD validation rules, on top of what the CEL
  * library itself has: the Kubernetes lists, regex and URL libraries
- * (k8s.io/apiserver/pkg/cel/library) and the parts of cel-go's strings extension the library
- * lacks (`charAt`, `replace`). A function that fails throws an Error whose message is the text
+ * (k8s.io/apiserver/pkg/cel/library), the parts of cel-go's strings extension the library
+ * lacks (`charAt`, `replace`) and cel-go's `string()` of timestamps and durations and `int()` of
+ * timestamps. A function that fails throws an Error whose message is the text
  * cel-go's function returns. Pure.
  */
 import type { Environment } from '@marcbachmann/cel-js' with { 'resolution-mode': 'import' };
@@ -35,6 +36,11 @@ export function withKubernetesLibrary(env: Environment): Environment {
   env.registerFunction('string.charAt(int): string', (s: string, i: bigint) => charAt(s, Number(i)));
   env.registerFunction('string.replace(string, string): string', (s: string, from: string, to: string) => replace(s, from, to, -1));
   env.registerFunction('string.replace(string, string, int): string', (s: string, from: string, to: string, n: bigint) => replace(s, from, to, Number(n)));
+
+  // cel-go's conversions the library lacks: a timestamp's RFC 3339 text (fraction without trailing zeros), its Unix seconds; a duration's seconds.
+  env.registerFunction('string(google.protobuf.Timestamp): string', (t: Date) => t.toISOString().replace(/\.(\d*?)0*Z$/, (_m, f: string) => (f ? `.${f}Z` : 'Z')));
+  env.registerFunction('string(google.protobuf.Duration): string', (d: object) => String(d));
+  env.registerFunction('int(google.protobuf.Timestamp): int', (t: Date) => BigInt(Math.floor(t.getTime() / 1000)));
 
   env.registerType('kubernetes.URL', CelUrl);
   env.registerFunction('url(string): kubernetes.URL', (s: string) => {

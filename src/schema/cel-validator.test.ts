@@ -192,6 +192,15 @@ describe('celValidator', () => {
     expect(texts(root({ type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': rules("self.indexOf('b') == 1 && self.lastIndexOf('a') == 2") }), { spec: ['a', 'b', 'a'] })).toEqual([]);
   });
 
+  it('timestamps and durations convert to strings and ints as cel-go converts them', () => {
+    const schema = root({
+      type: 'object',
+      properties: { t: { type: 'string', format: 'date-time' }, d: { type: 'string', format: 'duration' } },
+      'x-kubernetes-validations': rules("string(self.t) == '2020-01-01T00:00:00.5Z' && string(self.d) == '5400s' && int(self.t) == 1577836800 && string(timestamp('2021-06-01T10:00:00Z')) == '2021-06-01T10:00:00Z'"),
+    });
+    expect(texts(schema, { spec: { t: '2020-01-01T00:00:00.500Z', d: '90m' } })).toEqual([]);
+  });
+
   it('the Kubernetes library: lists, regex, URLs, strings', () => {
     const check = (rule: string, value: unknown, type: Obj = { type: 'array', items: { type: 'integer' } }) =>
       texts(root({ ...type, 'x-kubernetes-validations': rules(rule) }), { spec: value });
