@@ -1,10 +1,10 @@
 /**
  * An RE2 pattern (Go's regexp, which CEL's `matches` and the Kubernetes `find`/`findAll` use) as
  * a JavaScript RegExp, or Go's parse error (`error parsing regexp: missing closing ]: `[a``).
- * Translated: leading flags `(?i)` `(?s)` `(?m)`, `(?P<name>`, `\A` and `\z`, POSIX classes
- * (`[[:alpha:]]`); refused as Go refuses them: lookarounds, `(?<name>`, backreferences. The rest
- * is the syntax both share (JavaScript's reading of what RE2 does not have, such as `\pL`, is
- * not corrected). Pure.
+ * Translated: flags `(?i)` `(?s)` `(?m)` (set inside a pattern or a group, they apply to all of
+ * it), `(?P<name>`, `\A` and `\z`, POSIX classes (`[[:alpha:]]`); refused as Go refuses them:
+ * lookarounds, `(?<name>`, backreferences. The rest is the syntax both share (JavaScript's
+ * reading of what RE2 does not have, such as `\pL`, is not corrected). Pure.
  */
 
 const POSIX: Record<string, string> = {
@@ -31,11 +31,14 @@ function translate(pattern: string, global: boolean): RegExp | string {
   if (refused) return `error parsing regexp: ${refused}`;
   let flags = global ? 'g' : '';
   let source = pattern;
-  const lead = /^\(\?([imsU]+)\)/.exec(source);
-  if (lead) {
-    source = source.slice(lead[0].length);
-    for (const f of new Set(lead[1]!.replace('U', ''))) flags += f;
-  }
+  // Flags: leading ones apply to the pattern as in RE2; ones set inside it (`a(?i)b`, `(?i:b)`) are applied to all of it.
+  const set = new Set<string>();
+  source = source.replace(/\\\\|\(\?([imsU]+)([):])/g, (m, f: string | undefined, end: string | undefined) => {
+    if (f === undefined) return m;
+    for (const c of f.replace('U', '')) set.add(c);
+    return end === ':' ? '(?:' : '';
+  });
+  for (const f of set) flags += f;
   source = source
     .replace(/\(\?P</g, '(?<')
     .replace(/\\\\|\\A|\\z/g, (m) => (m === '\\A' ? '(?<![\\s\\S])' : m === '\\z' ? '(?![\\s\\S])' : m))
@@ -70,8 +73,10 @@ function goParseError(pattern: string, js: string): string {
   if (/Unmatched '\)'/.test(js)) return `unexpected ): \`${pattern}\``;
   if (/\\ at end of pattern/.test(js)) return 'trailing backslash at end of expression: ``';
   if (/Nothing to repeat/.test(js)) {
-    const op = /(?:^|[(|])([*+?]|\{\d+(?:,\d*)?\})/.exec(pattern) ?? /([*+?])[*+?]/.exec(pattern);
-    return `missing argument to repetition operator: \`${op?.[1] ?? '*'}\``;
+    const op = /(?:^|[(|])([*+?]|\{\d+(?:,\d*)?\})/.exec(pattern);
+    if (op) return `missing argument to repetition operator: \`${op[1]}\``;
+    const nested = /[*+?][*+]/.exec(pattern);
+    return nested ? `invalid nested repetition operator: \`${nested[0]}\`` : 'missing argument to repetition operator: `*`';
   }
   if (/Range out of order/.test(js)) {
     const range = /(.)-(.)/.exec(pattern.slice(pattern.indexOf('[')));

@@ -175,6 +175,25 @@ describe('a CRD whose rules do not compile', () => {
     }
   });
 
+  it('is refused for a type error cel-go\'s checker finds: an int compared with a double, a bad constant regular expression', async () => {
+    const api = await serve({ seed: 10 });
+    try {
+      const post = (rule: string) => request(api.url, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(crd(rule)) });
+      const mixed = await post('self.size >= 0.5');
+      expect(mixed.status).toBe(422);
+      expect(JSON.parse(mixed.text).details.causes).toEqual([{
+        reason: 'FieldValueInvalid', field: AT,
+        message: `Invalid value: apiextensions.ValidationRule{Rule:"self.size >= 0.5", Message:""}: compilation failed: ERROR: <input>:1:11: found no matching overload for '_>=_' applied to '(int, double)'\n | self.size >= 0.5\n | ..........^`,
+      }]);
+      const regex = await post("string(self.size).matches('[0-9')");
+      expect(regex.status).toBe(422);
+      expect(JSON.parse(regex.text).details.causes[0].message).toBe(`Invalid value: apiextensions.ValidationRule{Rule:"string(self.size).matches('[0-9')", Message:""}: program instantiation failed: error parsing regexp: missing closing ]: \`[0-9\``);
+      expect((await post('double(self.size) >= 0.5')).status).toBe(201);
+    } finally {
+      await api.close();
+    }
+  });
+
   it('given to --crds, stops the server from starting with the file and the error', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kubetape-cel-crd-'));
     try {
