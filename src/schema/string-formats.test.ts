@@ -7,7 +7,7 @@ describe('matchesFormat (the formats a v1.26 apiserver checks on custom resource
     ['date', '2024-02-29', true], ['date', '2023-02-29', false], ['date', '2024-1-02', false],
     ['duration', '1h30m', true], ['duration', '-1.5s', true], ['duration', '3 days', true], ['duration', '2 hours 5 min', true], ['duration', 'nonsense', false], ['duration', '5', false],
     ['byte', 'aGk=', true], ['byte', 'aGk', false],
-    ['uuid', '0B8F4B3C-1d2e-4f5a-8b9c-0d1e2f3a4b5c', true], ['uuid4', '0b8f4b3c-1d2e-3f5a-8b9c-0d1e2f3a4b5c', false], ['uuid', 'x', false],
+    ['uuid', '0B8F4B3C-1d2e-4f5a-8b9c-0d1e2f3a4b5c', true], ['uuid4', '0b8f4b3c-1d2e-3f5a-8b9c-0d1e2f3a4b5c', false], ['uuid', 'x', false], ['uuid3', 'a3bb189e-8bf9-3888-1912-ace4e6543002', true], ['uuid3', 'a3bb189e-8bf9-4888-9912-ace4e6543002', false],
     ['hostname', 'my-host.example.com', true], ['hostname', '-bad', false], ['hostname', 'a'.repeat(64), false],
     ['ipv4', '10.0.0.1', true], ['ipv4', '010.0.0.1', true], ['ipv4', '::1', false], ['ipv6', '::1', true], ['ipv6', '10.0.0.1', false],
     ['cidr', '10.0.0.0/8', true], ['cidr', '10.0.0.0', false],

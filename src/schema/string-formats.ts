@@ -14,7 +14,8 @@ const GO_DURATION = /^[-+]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:ns|us|µs|μs|m
 const DURATION_PART = /(\d+)\s*([A-Za-zµ]+)/g;
 const DURATION_UNITS = [['ns', 'nano'], ['us', 'µs', 'micro'], ['ms', 'milli'], ['s', 'sec'], ['m', 'min'], ['h', 'hr', 'hour'], ['d', 'day'], ['w', 'wk', 'week']];
 const UNIT_NANOS: Record<string, bigint> = { ns: 1n, us: 1000n, ms: 1_000_000n, s: 1_000_000_000n, m: 60_000_000_000n, h: 3_600_000_000_000n, d: 86_400_000_000_000n, w: 604_800_000_000_000n };
-const uuid = (version: string) => new RegExp(`^[0-9a-f]{8}-?[0-9a-f]{4}-?${version}[0-9a-f]{3}-?${version === '[0-9a-f]' ? '[0-9a-f]' : '[89ab]'}[0-9a-f]{3}-?[0-9a-f]{12}$`, 'i');
+/** strfmt's UUID patterns: the variant nibble is checked for versions 4 and 5 only. */
+const uuid = (version: string) => new RegExp(`^[0-9a-f]{8}-?[0-9a-f]{4}-?${version}[0-9a-f]{3}-?${version === '4' || version === '5' ? '[89ab]' : '[0-9a-f]'}[0-9a-f]{3}-?[0-9a-f]{12}$`, 'i');
 
 const CHECKS: Record<string, (s: string) => boolean> = {
   bsonobjectid: (s) => /^[0-9a-fA-F]{24}$/.test(s),
