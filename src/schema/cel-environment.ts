@@ -65,7 +65,7 @@ export function compileCelRule(rule: string, typed?: Environment): CompiledRule 
 
 /** A parse or check error of the untyped environment in cel-go's layout. */
 function compileError(rule: string, err: unknown): string {
-  return celCheckError(rule, err);
+  return celCheckError(rule, err, environment().env);
 }
 
 const REGEX_FUNCTIONS = new Set(['matches', 'find', 'findAll']);

@@ -30,7 +30,7 @@ export function typeCheckError(rule: string, typed: Environment): string | undef
     return undefined;
   }
   const checked = program.check();
-  if (!checked.valid) return `compilation failed: ${celCheckError(rule, checked.error)}`;
+  if (!checked.valid) return `compilation failed: ${celCheckError(rule, checked.error, typed)}`;
   const mixed = mixedNumberComparison(program.ast as Node);
   if (mixed) {
     const [left, right] = (mixed.args as Node[]).map((a) => a.checkedType?.name);
@@ -51,8 +51,8 @@ export function celCompileError(rule: string, pos: number, message: string): str
   return `ERROR: <input>:${line}:${column + 1}: ${message}\n | ${source}\n | ${'.'.repeat(column)}^`;
 }
 
-/** A checker's complaint (the library's error) in cel-go's words, at cel-go's place. */
-export function celCheckError(rule: string, err: unknown): string {
+/** A checker's complaint (the library's error in `env`) in cel-go's words, at cel-go's place. */
+export function celCheckError(rule: string, err: unknown, env?: Environment): string {
   const e = err as { message?: string; node?: Node } | undefined;
   const message = String(e?.message ?? err).split('\n')[0]!;
   const node = e?.node;
@@ -71,7 +71,11 @@ export function celCheckError(rule: string, err: unknown): string {
   const ternary = /^Ternary branches must have the same type, got '(.*)' and '(.*)'$/.exec(message);
   if (ternary) return celCompileError(rule, pos, `found no matching overload for '_?_:_' applied to '(bool, ${celGoType(ternary[1]!)}, ${celGoType(ternary[2]!)})'`);
   const call = /^found no matching overload for '(?:([^']*)\.)?(\w+)\(([^']*)\)'$/.exec(message);
-  if (call) return celCompileError(rule, pos, `found no matching overload for '${call[2]}' applied to '${call[1] ? `${celGoType(call[1])}.` : ''}(${celGoType(call[3]!)})'`);
+  if (call) {
+    const at = node ? callParenthesis(rule, node) : pos;
+    if (env && !declaredFunctions(env).has(call[2]!)) return celCompileError(rule, at, `undeclared reference to '${call[2]}' (in container '')`);
+    return celCompileError(rule, at, `found no matching overload for '${call[2]}' applied to '${call[1] ? `${celGoType(call[1])}.` : ''}(${celGoType(call[3]!)})'`);
+  }
   const unknown = /^Unknown variable: (.*)$/.exec(message);
   if (unknown) return celCompileError(rule, pos, `undeclared reference to '${unknown[1]}' (in container '')`);
   return celCompileError(rule, pos, celGoType(message));
@@ -145,4 +149,21 @@ function undefinedPresenceTest(rule: string, node: unknown, typed: Environment):
     }
   }
   return undefinedPresenceTest(rule, n.args, typed);
+}
+
+const declared = new WeakMap<Environment, Set<string>>();
+
+/** The names of the functions `env` has, of any overload. */
+function declaredFunctions(env: Environment): Set<string> {
+  let names = declared.get(env);
+  if (!names) declared.set(env, (names = new Set(env.getDefinitions().functions.map((f) => f.name))));
+  return names;
+}
+
+/** Where cel-go places a call: at its opening parenthesis (after the receiver and the name of a member call). */
+function callParenthesis(rule: string, node: Node): number {
+  const args = Array.isArray(node.args) ? node.args : [];
+  const from = node.op === 'rcall' ? ((args[1] as Node | undefined)?.end ?? node.pos ?? 0) : (node.pos ?? 0);
+  const paren = rule.indexOf('(', from);
+  return paren < 0 ? (node.pos ?? 0) : paren;
 }

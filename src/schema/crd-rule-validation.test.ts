@@ -35,6 +35,9 @@ describe('crdValidationRuleErrors (a CRD\'s rules as a v1.26 create or update ch
     expect(compile("self.replicas == 'x'")).toEqual([`compilation failed: ERROR: <input>:1:15: found no matching overload for '_==_' applied to '(int, string)'\n | self.replicas == 'x'\n | ${'.'.repeat(14)}^`]);
     expect(compile("self.name in ['a', 1]")).toEqual([`compilation failed: ERROR: <input>:1:20: expected type 'string' but found 'int'\n | self.name in ['a', 1]\n | ${'.'.repeat(19)}^`]);
     expect(compile('has(self.sub.b)')).toEqual([`compilation failed: ERROR: <input>:1:4: undefined field 'b'\n | has(self.sub.b)\n | ...^`]);
+    expect(compile("quantity(self.name) == quantity('1')")).toEqual([`compilation failed: ERROR: <input>:1:9: undeclared reference to 'quantity' (in container '')\n | quantity(self.name) == quantity('1')\n | ........^`]);
+    expect(compile('self.tags.size() > 0 && self.name.lowerAscii().trimmed()')).toEqual([`compilation failed: ERROR: <input>:1:55: undeclared reference to 'trimmed' (in container '')\n | self.tags.size() > 0 && self.name.lowerAscii().trimmed()\n | ${'.'.repeat(54)}^`]);
+    expect(compile('self.replicas.startsWith("a")')).toEqual([`compilation failed: ERROR: <input>:1:25: found no matching overload for 'startsWith' applied to 'int.(string)'\n | self.replicas.startsWith("a")\n | ${'.'.repeat(24)}^`]);
     expect(compile('self.name')).toEqual(['cel expression must evaluate to a bool']);
     expect(compile('self.port')).toEqual(['cel expression must evaluate to a bool']);
     // what cel-go accepts: same-typed comparisons, dyn (int-or-string) against anything, objects compared with objects and null
