@@ -2,17 +2,19 @@
  * Functions the CEL library has but words or computes differently from cel-go v0.12: `matches`
  * with RE2's syntax (./re2-regexp), and the strings extension's `indexOf`, `lastIndexOf`,
  * `substring` (code-point indexes, `index out of range: N`, `invalid substring range. start: S,
- * end: E`), `lowerAscii` and `upperAscii` (ASCII letters only). The library's own functions
+ * end: E`), `lowerAscii` and `upperAscii` (ASCII letters only), `join` (which fails on a list taken
+ * from the object). The library's own functions
  * cannot be replaced, so these are registered under other names (`GO_FUNCTIONS`) and a rule's
  * member calls are pointed at them when it is compiled (./cel-environment). Pure.
  */
 import type { Environment } from '@marcbachmann/cel-js' with { 'resolution-mode': 'import' };
 import { listIndexOf } from './cel-library';
+import { isObjectList } from './cel-value';
 import { re2RegExp } from './re2-regexp';
 
 /** A member function's name in rules → the name of cel-go's version here. */
 export const GO_FUNCTIONS: Readonly<Record<string, string>> = {
-  matches: 'matches__go', indexOf: 'indexOf__go', lastIndexOf: 'lastIndexOf__go', substring: 'substring__go', lowerAscii: 'lowerAscii__go', upperAscii: 'upperAscii__go',
+  matches: 'matches__go', join: 'join__go', indexOf: 'indexOf__go', lastIndexOf: 'lastIndexOf__go', substring: 'substring__go', lowerAscii: 'lowerAscii__go', upperAscii: 'upperAscii__go',
 };
 
 /** Registers cel-go's versions on `env` (returns it); a list's indexOf/lastIndexOf is the Kubernetes lists library's. */
@@ -22,6 +24,8 @@ export function withGoStringFunctions(env: Environment): Environment {
     if (typeof re === 'string') throw new Error(re);
     return re.test(s);
   });
+  env.registerFunction('list<string>.join__go(): string', (l: List<string>) => join(l, ''));
+  env.registerFunction('list<string>.join__go(string): string', (l: List<string>, sep: string) => join(l, sep));
   env.registerFunction('string.indexOf__go(string): int', (s: string, sub: string) => BigInt(indexOf(s, sub, 0)));
   env.registerFunction('string.indexOf__go(string, int): int', (s: string, sub: string, off: bigint) => BigInt(indexOf(s, sub, Number(off))));
   env.registerFunction('string.lastIndexOf__go(string): int', (s: string, sub: string) => BigInt(sub === '' ? [...s].length : lastIndexOf(s, sub, [...s].length - 1)));
@@ -33,6 +37,14 @@ export function withGoStringFunctions(env: Environment): Environment {
   env.registerFunction('string.lowerAscii__go(): string', (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase()));
   env.registerFunction('string.upperAscii__go(): string', (s: string) => s.replace(/[a-z]+/g, (m) => m.toUpperCase()));
   return env;
+}
+
+type List<T> = T[] | Set<T>;
+
+/** strings.Join of a list of strings; a list from the object fails as v1.26's join does (its elements are not converted to []string, and the type assertion panics). */
+function join(l: List<string>, sep: string): string {
+  if (isObjectList(l)) throw new Error('internal error: interface conversion: interface {} is []interface {}, not []string');
+  return [...l].join(sep);
 }
 
 function indexOf(s: string, sub: string, off: number): number {

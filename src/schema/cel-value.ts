@@ -128,7 +128,9 @@ function arrayValue(value: unknown[], schema: Obj, scalars: CelScalars, shared: 
     return item;
   });
   const set = new Set(one);
-  return set.size === one.length ? set : items;
+  if (set.size !== one.length) return items;
+  objectLists.add(set);
+  return set;
 }
 
 /** The item's content as a text equal for items CEL finds equal: object keys sorted, null fields left out, set and map lists' items sorted. */
@@ -153,10 +155,18 @@ function narrowedMetadata(meta: unknown): Obj {
   return out;
 }
 
+const objectLists = new WeakSet<object>();
+
+/** Whether a CEL list is one taken from the object (not a literal's or a macro's): v1.26 keeps its elements untyped. */
+export function isObjectList(list: unknown): boolean {
+  return typeof list === 'object' && list !== null && objectLists.has(list);
+}
+
 /** A new list of this realm's Array (the CEL library tells lists by their constructor; a copy made elsewhere, such as by structuredClone under a test runner, has another). */
 function listOf(items: readonly unknown[], each: (v: unknown) => unknown): unknown[] {
   const out: unknown[] = [];
   for (const v of items) out.push(v === null ? null : each(v));
+  objectLists.add(out);
   return out;
 }
 
