@@ -145,6 +145,20 @@ describe('celValidator', () => {
     expect(texts(lists, reordered)).toEqual([]);
   });
 
+  it('a list-map item whose key is missing or not a scalar correlates with no old item', () => {
+    const schema = root({
+      type: 'object',
+      properties: {
+        ports: {
+          type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name', 'proto'],
+          items: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { name: { type: 'string' }, proto: { type: 'string' }, port: { type: 'integer' } }, 'x-kubernetes-validations': rules(['self.port == oldSelf.port', 'port fixed']) },
+        },
+      },
+    });
+    const old = { spec: { ports: [{ port: 1 }, { name: 'a', proto: 'TCP', port: 2 }] } };
+    expect(texts(schema, { spec: { ports: [{ port: 9 }, { name: 'a', proto: 'TCP', port: 3 }] } }, old)).toEqual(['spec.ports[1]: Invalid value: "object": port fixed']);
+  });
+
   it('escaped property names reach their fields; a property CEL cannot name is invisible to its parent', () => {
     const schema = root({
       type: 'object',

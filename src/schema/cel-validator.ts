@@ -141,7 +141,12 @@ function ruleText(r: Rule): string {
 function correlator(schema: Obj, old: unknown[] | undefined): (item: unknown) => unknown {
   const keys = schema['x-kubernetes-list-map-keys'];
   if (!old || schema['x-kubernetes-list-type'] !== 'map' || !Array.isArray(keys) || keys.length === 0) return () => undefined;
-  const keyOf = (item: unknown) => (typeof item === 'object' && item !== null ? JSON.stringify(keys.map((k: string) => (item as Obj)[k] ?? null)) : undefined);
+  // Every key present and a scalar (maplist.go's toMapKey), else the item correlates with nothing.
+  const keyOf = (item: unknown) => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) return undefined;
+    const values = keys.map((k: string) => (item as Obj)[k]);
+    return values.every((v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') ? JSON.stringify(values) : undefined;
+  };
   const byKey = new Map<string, unknown>();
   for (const item of old) {
     const k = keyOf(item);
