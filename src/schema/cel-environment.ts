@@ -119,7 +119,7 @@ function namesOldSelf(ast: unknown): boolean {
 export function celRuntimeError(err: unknown): string {
   const e = err as { code?: string; message?: string };
   const first = String(e?.message ?? err).split('\n')[0]!;
-  if (first.startsWith('found no matching overload')) return 'no such overload';
+  if (first.startsWith('found no matching overload')) return noSuchOverload(first);
   switch (e?.code) {
     case 'no_such_key':
       return first.replace(/^No such key: /, 'no such key: ');
@@ -144,4 +144,48 @@ export function celRuntimeError(err: unknown): string {
     default:
       return first.replace(/^No such key: /, 'no such key: ');
   }
+}
+
+/** The standard library's functions, which cel-go answers a wrongly typed argument of with `no such overload: NAME`; extensions' overloads name the arguments' types. */
+const STANDARD_FUNCTIONS = new Set([
+  'contains', 'endsWith', 'startsWith', 'matches', 'size',
+  'getFullYear', 'getMonth', 'getDate', 'getDayOfMonth', 'getDayOfWeek', 'getDayOfYear', 'getHours', 'getMinutes', 'getSeconds', 'getMilliseconds',
+]);
+
+/** cel-go's text for a call no overload of which takes its arguments (`found no matching overload for 'int.charAt(int)'` → `no such overload: charAt(int, int)`). */
+function noSuchOverload(message: string): string {
+  const m = /^found no matching overload for '(?:([^'(]*?)\.)?(\w+)\(([^']*)\)'$/.exec(message);
+  if (!m) return 'no such overload';
+  const name = m[2]!.replace(/__go$/, '');
+  if (STANDARD_FUNCTIONS.has(name)) return `no such overload: ${name}`;
+  const args = [...(m[1] ? [m[1]] : []), ...topLevelTypes(m[3]!)].map(goTypeName);
+  return `no such overload: ${name}(${args.join(', ')})`;
+}
+
+/** `string, map<string, int>` → its types. */
+function topLevelTypes(list: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const c of list) {
+    if (c === ',' && depth === 0) {
+      out.push(current.trim());
+      current = '';
+      continue;
+    }
+    if (c === '<') depth++;
+    if (c === '>') depth--;
+    current += c;
+  }
+  if (current.trim() !== '') out.push(current.trim());
+  return out;
+}
+
+/** A value's type name as cel-go's ref.Type.TypeName() gives it. */
+function goTypeName(type: string): string {
+  const dyn = /^dyn<(.*)>$/.exec(type);
+  const t = dyn ? dyn[1]! : type;
+  if (t.startsWith('list')) return 'list';
+  if (t.startsWith('map')) return 'map';
+  return t === 'null' ? 'null_type' : t;
 }

@@ -75,7 +75,20 @@ describe('celValidator', () => {
     ]);
     expect(texts(schema, { spec: { b: 2, c: 5 } })).toEqual([
       'spec: Invalid value: "object": no such key: a evaluating rule: a must exceed b',
-      `spec: Invalid value: "object": 'no such overload': call arguments did not match a supported operator, function or macro signature for rule: self.c.startsWith("x")`,
+      `spec: Invalid value: "object": 'no such overload: startsWith': call arguments did not match a supported operator, function or macro signature for rule: self.c.startsWith("x")`,
+    ]);
+  });
+
+  it('a function or operator given a value of the wrong type at run time (an int-or-string) is cel-go\'s no such overload', () => {
+    const schema = root({ 'x-kubernetes-int-or-string': true, 'x-kubernetes-validations': rules("self.startsWith('x')", "self.matches('x')", "self.charAt(0) == ''", "self.find('a') == ''", 'size(self) == 1', "self + 'a' == ''") });
+    const call = (overload: string, rule: string) => `spec: Invalid value: "": '${overload}': call arguments did not match a supported operator, function or macro signature for rule: ${rule}`;
+    expect(texts(schema, { spec: 5 })).toEqual([
+      call('no such overload: startsWith', "self.startsWith('x')"),
+      call('no such overload: matches', "self.matches('x')"),
+      call('no such overload: charAt(int, int)', "self.charAt(0) == ''"),
+      call('no such overload: find(int, string)', "self.find('a') == ''"),
+      call('no such overload: size', 'size(self) == 1'),
+      call('no such overload', "self + 'a' == ''"),
     ]);
   });
 
