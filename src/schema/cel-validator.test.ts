@@ -172,6 +172,25 @@ describe('celValidator', () => {
     expect(texts(schema, { spec: { ports: [{ port: 9 }, { name: 'a', proto: 'TCP', port: 3 }] } }, old)).toEqual(['spec.ports[1]: Invalid value: "object": port fixed']);
   });
 
+  it('equality sees what CEL cannot name: unknown fields kept by x-kubernetes-preserve-unknown-fields, an embedded resource\'s whole metadata, unescapable properties', () => {
+    const immutable = rules(['self == oldSelf', 'immutable']);
+    const schema = root({
+      type: 'object',
+      properties: {
+        config: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { mode: { type: 'string' } }, 'x-kubernetes-validations': immutable },
+        template: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { spec: { type: 'object', properties: { n: { type: 'integer' } } } }, 'x-kubernetes-validations': immutable },
+        odd: { type: 'object', properties: { '9lives': { type: 'integer' } }, 'x-kubernetes-validations': immutable },
+      },
+    });
+    const old = { spec: { config: { mode: 'a', extra: { x: 1 } }, template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: { a: '1' } }, spec: { n: 1 } }, odd: { '9lives': 9 } } };
+    expect(texts(schema, structuredClone(old), old)).toEqual([]);
+    expect(texts(schema, { spec: { config: { mode: 'a', extra: { x: 2 } }, template: { ...old.spec.template, metadata: { name: 'p', labels: { a: '2' } } }, odd: { '9lives': 8 } } }, old)).toEqual([
+      'spec.config: Invalid value: "object": immutable',
+      'spec.template: Invalid value: "object": immutable',
+      'spec.odd: Invalid value: "object": immutable',
+    ]);
+  });
+
   it('escaped property names reach their fields; a property CEL cannot name is invisible to its parent', () => {
     const schema = root({
       type: 'object',

@@ -7,7 +7,8 @@
  * name (`escapeCelName`), other objects maps, arrays lists (list-type set and map lists compared
  * regardless of order); where the schema says nothing
  * (`x-kubernetes-preserve-unknown-fields`) integral numbers are ints. A resource's root and an
- * embedded resource show `apiVersion`, `kind` and, of `metadata`, only `name` and `generateName`.
+ * embedded resource show `apiVersion`, `kind` and, of `metadata`, only `name` and `generateName`
+ * to rules (./cel-types types no more); what rules cannot name is still compared by equality.
  * Pure.
  */
 
@@ -54,7 +55,7 @@ export function escapeCelName(name: string): string | undefined {
   return ok ? escaped : undefined;
 }
 
-/** `value` (JSON, not null) as CEL sees it under `schema`; `resourceRoot`: the object is a resource (its metadata narrowed). */
+/** `value` (JSON, not null) as CEL sees it under `schema`; `resourceRoot`: the object is a resource (apiVersion, kind, metadata). */
 export function celValue(value: unknown, schema: Obj | undefined, scalars: CelScalars, resourceRoot = false, shared: SharedItems = new WeakMap()): unknown {
   if (value === null || value === undefined) return null;
   if (!schema) return dynValue(value);
@@ -87,16 +88,23 @@ function objectValue(value: unknown, schema: Obj, scalars: CelScalars, resource:
     if (typeof values === 'object' && values !== null) return mapOf(obj, (v) => celValue(v, values as Obj, scalars, false, shared));
     return dynValue(obj);
   }
+  // Fields CEL cannot name (unknown fields kept by x-kubernetes-preserve-unknown-fields, a resource's
+  // metadata other than name and generateName, properties whose names do not escape) are kept under
+  // their own names, which the rule's type check does not let a rule select: only equality sees them,
+  // as v1.26's unstructuredMap.Equal compares them.
   const out: Obj = {};
+  const hidden: Obj = {};
   for (const [name, v] of Object.entries(obj)) {
     if (v === null || v === undefined) continue;
     if (resource && (name === 'apiVersion' || name === 'kind')) out[name] = v;
-    else if (resource && name === 'metadata') out[name] = narrowedMetadata(v);
+    else if (resource && name === 'metadata') out[name] = dynValue(v);
     else if (name in properties) {
       const field = escapeCelName(name);
       if (field !== undefined) out[field] = celValue(v, properties[name], scalars, false, shared);
-    }
+      else hidden[name] = celValue(v, properties[name], scalars, false, shared);
+    } else hidden[name] = dynValue(v);
   }
+  for (const [name, v] of Object.entries(hidden)) if (!(name in out)) out[name] = v;
   return out;
 }
 
@@ -148,12 +156,6 @@ function canonicalJson(value: unknown, schema: Obj | undefined): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-function narrowedMetadata(meta: unknown): Obj {
-  const out: Obj = {};
-  if (typeof meta !== 'object' || meta === null) return out;
-  for (const k of ['name', 'generateName']) if (typeof (meta as Obj)[k] === 'string') out[k] = (meta as Obj)[k];
-  return out;
-}
 
 const objectLists = new WeakSet<object>();
 
