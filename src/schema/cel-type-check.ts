@@ -9,6 +9,7 @@
  * Pure.
  */
 import type { Environment } from '@marcbachmann/cel-js' with { 'resolution-mode': 'import' };
+import { OBJECT_TYPE_PREFIX } from './cel-types';
 
 type Node = { op?: string; pos?: number; start?: number; end?: number; args?: unknown; checkedType?: { name?: string } };
 
@@ -35,6 +36,12 @@ export function typeCheckError(rule: string, typed: Environment): string | undef
   if (mixed) {
     const [left, right] = (mixed.args as Node[]).map((a) => a.checkedType?.name);
     return `compilation failed: ${celCompileError(rule, operatorPosition(rule, mixed), `found no matching overload for '${OPERATORS[mixed.op!]}' applied to '(${left}, ${right})'`)}`;
+  }
+  const indexed = indexedObject(program.ast as Node);
+  if (indexed) {
+    const [object, key] = (indexed.args as Node[]).map((a) => celGoType(a.checkedType?.name ?? 'dyn'));
+    const bracket = rule.indexOf('[', (indexed.args as Node[])[0]!.end ?? indexed.pos ?? 0);
+    return `compilation failed: ${celCompileError(rule, bracket < 0 ? (indexed.pos ?? 0) : bracket, `found no matching overload for '_[_]' applied to '(${object}, ${key})'`)}`;
   }
   const absent = undefinedPresenceTest(rule, program.ast as Node, typed);
   if (absent) return `compilation failed: ${absent}`;
@@ -107,6 +114,22 @@ function mixedNumberComparison(node: unknown): Node | undefined {
     if (l !== r && NUMBERS.has(l ?? '') && NUMBERS.has(r ?? '')) return n;
   }
   return n.op === 'value' || n.op === 'id' ? undefined : mixedNumberComparison(n.args);
+}
+
+/** The first index (`x['f']`) of an object (cel-go has no index on object types; the library reads the field). */
+function indexedObject(node: unknown): Node | undefined {
+  if (Array.isArray(node)) {
+    for (const n of node) {
+      const found = indexedObject(n);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (typeof node !== 'object' || node === null) return undefined;
+  const n = node as Node;
+  if (n.op === 'value' || n.op === 'id') return undefined;
+  if (n.op === '[]' && Array.isArray(n.args) && (n.args[0] as Node | undefined)?.checkedType?.name?.startsWith(OBJECT_TYPE_PREFIX)) return n;
+  return indexedObject(n.args);
 }
 
 /** Where a binary operator's token is: before its right operand (past spaces and opening parentheses). */

@@ -18,6 +18,9 @@ type Obj = Record<string, any>;
 /** The typed environments only check rules; their values are compared where rules are evaluated (./cel-environment). */
 const sameObject = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+/** The names of the object types (`k8s_type3`): objects, not maps — no index, no size, no iteration. */
+export const OBJECT_TYPE_PREFIX = 'k8s_type';
+
 /** The environment of a schema node's rules, or undefined where the node has no CEL type. */
 export type TypedEnvironments = (node: Obj) => Environment | undefined;
 
@@ -28,7 +31,7 @@ export function typedEnvironments(openAPIV3Schema: Obj): TypedEnvironments {
   let next = 0;
 
   const metadataType = () => {
-    const name = `k8s_type${next++}`;
+    const name = `${OBJECT_TYPE_PREFIX}${next++}`;
     objects.push({ name, fields: { name: 'string', generateName: 'string' } });
     return name;
   };
@@ -56,7 +59,7 @@ export function typedEnvironments(openAPIV3Schema: Obj): TypedEnvironments {
           if (t !== undefined && field !== undefined) fields[field] = t;
         }
         if (resource) Object.assign(fields, { apiVersion: 'string', kind: 'string', metadata: metadataType() });
-        const name = `k8s_type${next++}`;
+        const name = `${OBJECT_TYPE_PREFIX}${next++}`;
         objects.push({ name, fields });
         return name;
       }

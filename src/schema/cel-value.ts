@@ -88,23 +88,36 @@ function objectValue(value: unknown, schema: Obj, scalars: CelScalars, resource:
     if (typeof values === 'object' && values !== null) return mapOf(obj, (v) => celValue(v, values as Obj, scalars, false, shared));
     return dynValue(obj);
   }
-  // Fields CEL cannot name (unknown fields kept by x-kubernetes-preserve-unknown-fields, a resource's
-  // metadata other than name and generateName, properties whose names do not escape) are kept under
-  // their own names, which the rule's type check does not let a rule select: only equality sees them,
-  // as v1.26's unstructuredMap.Equal compares them.
   const out: Obj = {};
-  const hidden: Obj = {};
   for (const [name, v] of Object.entries(obj)) {
     if (v === null || v === undefined) continue;
     if (resource && (name === 'apiVersion' || name === 'kind')) out[name] = v;
-    else if (resource && name === 'metadata') out[name] = dynValue(v);
+    else if (resource && name === 'metadata') out[name] = metadataValue(v);
     else if (name in properties) {
       const field = escapeCelName(name);
-      if (field !== undefined) out[field] = celValue(v, properties[name], scalars, false, shared);
-      else hidden[name] = celValue(v, properties[name], scalars, false, shared);
-    } else hidden[name] = dynValue(v);
+      out[field ?? hidden(name)] = celValue(v, properties[name], scalars, false, shared);
+    } else out[hidden(name)] = dynValue(v);
   }
-  for (const [name, v] of Object.entries(hidden)) if (!(name in out)) out[name] = v;
+  return out;
+}
+
+/**
+ * The key of a field CEL cannot name (an unknown field kept by x-kubernetes-preserve-unknown-fields,
+ * a resource's metadata other than name and generateName, a property whose name does not escape):
+ * no selection reaches it, equality compares it (as v1.26's unstructuredMap.Equal does).
+ */
+function hidden(name: string): string {
+  return `\u0000${name}`;
+}
+
+/** A resource's metadata: name and generateName, the rest hidden. */
+function metadataValue(meta: unknown): unknown {
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return meta;
+  const out: Obj = {};
+  for (const [k, v] of Object.entries(meta as Obj)) {
+    if (v === null || v === undefined) continue;
+    out[k === 'name' || k === 'generateName' ? k : hidden(k)] = dynValue(v);
+  }
   return out;
 }
 

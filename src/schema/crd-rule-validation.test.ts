@@ -38,6 +38,7 @@ describe('crdValidationRuleErrors (a CRD\'s rules as a v1.26 create or update ch
     expect(compile("quantity(self.name) == quantity('1')")).toEqual([`compilation failed: ERROR: <input>:1:9: undeclared reference to 'quantity' (in container '')\n | quantity(self.name) == quantity('1')\n | ........^`]);
     expect(compile('self.tags.size() > 0 && self.name.lowerAscii().trimmed()')).toEqual([`compilation failed: ERROR: <input>:1:55: undeclared reference to 'trimmed' (in container '')\n | self.tags.size() > 0 && self.name.lowerAscii().trimmed()\n | ${'.'.repeat(54)}^`]);
     expect(compile('self.replicas.startsWith("a")')).toEqual([`compilation failed: ERROR: <input>:1:25: found no matching overload for 'startsWith' applied to 'int.(string)'\n | self.replicas.startsWith("a")\n | ${'.'.repeat(24)}^`]);
+    expect(compile("self.sub['a'] == 'x'")[0]).toMatch(/^compilation failed: ERROR: <input>:1:9: found no matching overload for '_\[_\]' applied to '\(\w+, string\)'\n \| self\.sub\['a'\] == 'x'\n \| \.{8}\^$/);
     expect(compile('self.name')).toEqual(['cel expression must evaluate to a bool']);
     expect(compile('self.port')).toEqual(['cel expression must evaluate to a bool']);
     // what cel-go accepts: same-typed comparisons, dyn (int-or-string) against anything, objects compared with objects and null
