@@ -72,25 +72,28 @@ const REGEX_FUNCTIONS = new Set(['matches', 'find', 'findAll']);
 
 type Node = { op?: string; args?: unknown };
 
-/** Calls of `name(…)` on a receiver in the expression: [node, name, receiver, arguments]. */
-function* memberCalls(ast: unknown): Generator<{ node: Node; name: string; args: Node[] }> {
+/** Calls of `name(…)` in the expression, on a receiver (`member`) or not; `args` without the receiver. */
+function* calls(ast: unknown): Generator<{ node: Node; name: string; args: Node[]; member: boolean }> {
   if (Array.isArray(ast)) {
-    for (const n of ast) yield* memberCalls(n);
+    for (const n of ast) yield* calls(n);
     return;
   }
   if (typeof ast !== 'object' || ast === null) return;
   const node = ast as Node;
   if (node.op === 'value' || node.op === 'id') return;
   if (node.op === 'rcall' && Array.isArray(node.args) && typeof node.args[0] === 'string') {
-    yield { node, name: node.args[0], args: Array.isArray(node.args[2]) ? node.args[2] : [] };
+    yield { node, name: node.args[0], args: Array.isArray(node.args[2]) ? node.args[2] : [], member: true };
   }
-  yield* memberCalls(node.args);
+  if (node.op === 'call' && Array.isArray(node.args) && typeof node.args[0] === 'string') {
+    yield { node, name: node.args[0], args: Array.isArray(node.args[1]) ? node.args[1] : [], member: false };
+  }
+  yield* calls(node.args);
 }
 
 /** Go's parse error of the first constant pattern of matches/find/findAll that RE2 refuses (cel-go compiles them with the program). */
 function constantPatternError(ast: unknown): string | undefined {
-  for (const { name, args } of memberCalls(ast)) {
-    const pattern = args[0];
+  for (const { name, args, member } of calls(ast)) {
+    const pattern = member ? args[0] : name === 'matches' ? args[1] : undefined;
     if (!REGEX_FUNCTIONS.has(name) || pattern?.op !== 'value' || typeof pattern.args !== 'string') continue;
     const re = re2RegExp(pattern.args);
     if (typeof re === 'string') return re;
@@ -100,7 +103,8 @@ function constantPatternError(ast: unknown): string | undefined {
 
 /** Points the parsed expression's calls of functions cel-go has its own way at cel-go's versions (./cel-go-strings; the program evaluates the tree it was parsed into). */
 function useGoFunctions(ast: unknown): void {
-  for (const { node, name } of [...memberCalls(ast)]) {
+  for (const { node, name, member } of [...calls(ast)]) {
+    if (!member) continue;
     const go = GO_FUNCTIONS[name];
     if (go) (node.args as unknown[])[0] = go;
   }
