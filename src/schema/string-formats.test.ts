@@ -14,6 +14,10 @@ describe('matchesFormat (the formats a v1.26 apiserver checks on custom resource
     ['mac', '00:1a:2B:3c:4d:5e', true], ['mac', '00:1a', false],
     ['uri', 'https://example.com/x', true], ['uri', '/abs/path', true], ['uri', 'rel/path', false],
     ['email', 'a@example.com', true], ['email', 'Jo <a@example.com>', true], ['email', 'nope', false],
+    ['isbn10', '0-306-40615-2', true], ['isbn10', '0-306-40615-3', false], ['isbn10', '080442957X', true], ['isbn13', '978-0-306-40615-7', true], ['isbn13', '9780306406158', false],
+    ['isbn', '978 0 306 40615 7', true], ['isbn', '0306406152', true], ['isbn', 'nope', false],
+    ['creditcard', '4111 1111 1111 1111', true], ['creditcard', '4111-1111-1111-1112', false], ['creditcard', '1234', false],
+    ['ssn', '123-45-6789', true], ['ssn', '123 45 6789', true], ['ssn', '123456789', false], ['ssn', '12-345-6789', false],
     ['int32', 'anything', true], ['int64', 'x', true], ['float', 'x', true], ['password', '', true], ['made-up', 'x', true],
   ])('%s %j → %s', (format, value, ok) => {
     expect(matchesFormat(format, value)).toBe(ok);

@@ -2,8 +2,7 @@
  * The `format`s a v1.26 apiserver checks on custom resources (apiextensions-apiserver's
  * supported formats, checked by kube-openapi's strfmt registry); a format outside the list
  * (`int32`, `int64`, `float`, `double`, any other name) is not checked. A format name is looked
- * up without its dashes (`date-time` is `datetime`). Not covered: `isbn`, `isbn10`, `isbn13`,
- * `creditcard`, `ssn` (accepted). Pure.
+ * up without its dashes (`date-time` is `datetime`). Pure.
  */
 import { parseGoUrl } from '../k8s/go-url';
 import { isCidr, parseIp } from '../k8s/ip-address';
@@ -30,6 +29,11 @@ const CHECKS: Record<string, (s: string) => boolean> = {
   uuid3: (s) => uuid('3').test(s),
   uuid4: (s) => uuid('4').test(s),
   uuid5: (s) => uuid('5').test(s),
+  isbn: (s) => isIsbn(s, 10) || isIsbn(s, 13),
+  isbn10: (s) => isIsbn(s, 10),
+  isbn13: (s) => isIsbn(s, 13),
+  creditcard: isCreditCard,
+  ssn: (s) => s.length === 11 && /^\d{3}[- ]?\d{2}[- ]?\d{4}$/.test(s),
   hexcolor: (s) => /^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(s),
   rgbcolor: (s) => /^rgb\(\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*\)$/.test(s),
   byte: (s) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/.test(s),
@@ -94,4 +98,36 @@ export function durationText(s: string): string | undefined {
 function isRequestUri(s: string): boolean {
   const parsed = parseGoUrl(s);
   return typeof parsed !== 'string' && (parsed.scheme !== '' || s.startsWith('/'));
+}
+
+/** govalidator.IsISBN: spaces and dashes dropped, then ISBN-10's or ISBN-13's digits and checksum. */
+function isIsbn(s: string, version: 10 | 13): boolean {
+  const d = s.replace(/[\t\n\f\r -]+/g, '');
+  const digit = (i: number) => d.charCodeAt(i) - 48;
+  if (version === 10) {
+    if (!/^(?:[0-9]{9}X|[0-9]{10})$/.test(d)) return false;
+    let sum = 0;
+    for (let i = 0; i < 9; i++) sum += (i + 1) * digit(i);
+    sum += 10 * (d[9] === 'X' ? 10 : digit(9));
+    return sum % 11 === 0;
+  }
+  if (!/^[0-9]{13}$/.test(d)) return false;
+  let sum = 0;
+  for (let i = 0; i < 12; i++) sum += (i % 2 === 0 ? 1 : 3) * digit(i);
+  return digit(12) === (10 - (sum % 10)) % 10;
+}
+
+/** govalidator.IsCreditCard: the digits (all else dropped) of a known issuer's number, with a valid Luhn checksum. */
+function isCreditCard(s: string): boolean {
+  const d = s.replace(/[^0-9]+/g, '');
+  if (!/^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11})$/.test(d)) return false;
+  let sum = 0;
+  let double = false;
+  for (let i = d.length - 1; i >= 0; i--) {
+    let n = d.charCodeAt(i) - 48;
+    if (double) n = n * 2 >= 10 ? ((n * 2) % 10) + 1 : n * 2;
+    sum += n;
+    double = !double;
+  }
+  return sum % 10 === 0;
 }
