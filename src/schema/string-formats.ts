@@ -24,7 +24,7 @@ const CHECKS: Record<string, (s: string) => boolean> = {
   ipv4: (s) => parseIp(s) !== undefined && s.includes('.'),
   ipv6: (s) => s.includes(':') && parseIp(s) !== undefined,
   cidr: isCidr,
-  mac: (s) => /^(?:[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}){5}|[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}){7}|[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}){19}|[0-9A-Fa-f]{4}(?:\.[0-9A-Fa-f]{4}){2,9})$/.test(s),
+  mac: isMac,
   uuid: (s) => uuid('[0-9a-f]').test(s),
   uuid3: (s) => uuid('3').test(s),
   uuid4: (s) => uuid('4').test(s),
@@ -130,4 +130,10 @@ function isCreditCard(s: string): boolean {
     double = !double;
   }
   return sum % 10 === 0;
+}
+
+/** net.ParseMAC: 6, 8 or 20 bytes as hex pairs all separated by ':' or all by '-', or as dotted groups of four. */
+function isMac(s: string): boolean {
+  const hex = '[0-9A-Fa-f]';
+  return [6, 8, 20].some((n) => new RegExp(`^${hex}{2}([:-])${hex}{2}(?:\\1${hex}{2}){${n - 2}}$`).test(s) || new RegExp(`^${hex}{4}(?:\\.${hex}{4}){${n / 2 - 1}}$`).test(s));
 }
