@@ -50,6 +50,31 @@ describe('celValidator', () => {
     ]);
   });
 
+  it('a byte string CEL cannot decode (v1.26 decodes with the URL alphabet) is an error where a rule reads it, equality included', () => {
+    const schema = root({
+      type: 'object',
+      'x-kubernetes-validations': rules(['self == oldSelf', 'immutable'], 'self.name != ""'),
+      properties: { name: { type: 'string' }, ca: { type: 'string', format: 'byte', 'x-kubernetes-validations': rules('size(self) > 0') }, list: { type: 'array', items: { type: 'string', format: 'byte' }, 'x-kubernetes-validations': rules('size(self) == 2', 'self[0] == self[1]') } },
+    });
+    const spec = { name: 'x', ca: 'a+c=', list: ['YQ==', 'Y/=='] };
+    expect(texts(schema, { spec }, { spec })).toEqual([
+      'spec: Invalid value: "object": Invalid byte formatted string a+c=: illegal base64 data at input byte 1 evaluating rule: immutable',
+      'spec.ca: Invalid value: "string": Invalid byte formatted string a+c=: illegal base64 data at input byte 1 evaluating rule: size(self) > 0',
+      'spec.list: Invalid value: "array": Invalid byte formatted string Y/==: illegal base64 data at input byte 1 evaluating rule: self[0] == self[1]',
+    ]);
+    expect(texts(schema, { spec: { name: 'x', ca: 'a-c_', list: ['YQ==', 'YQ=='] } }, { spec: { name: 'x', ca: 'a-c_', list: ['YQ==', 'YQ=='] } })).toEqual([]);
+  });
+
+  it('a date-time CEL cannot parse (a lowercase t or z, which the format allows) is an error where a rule reads it', () => {
+    const schema = root({ type: 'string', format: 'date-time', 'x-kubernetes-validations': rules("self > timestamp('2000-01-01T00:00:00Z')") });
+    expect(texts(schema, { spec: '2024-05-06t07:08:09Z' })).toEqual([
+      `spec: Invalid value: "string": Invalid date-time formatted string 2024-05-06t07:08:09Z: parsing time "2024-05-06t07:08:09Z" as "2006-01-02T15:04:05": cannot parse "t07:08:09Z" as "T" evaluating rule: self > timestamp('2000-01-01T00:00:00Z')`,
+    ]);
+    expect(texts(schema, { spec: '2024-05-06T07:08:09.5z' })).toEqual([
+      `spec: Invalid value: "string": Invalid date-time formatted string 2024-05-06T07:08:09.5z: parsing time "2024-05-06T07:08:09.5z": extra text: "z" evaluating rule: self > timestamp('2000-01-01T00:00:00Z')`,
+    ]);
+  });
+
   it('at the root self is the resource: apiVersion, kind, metadata name/generateName only; an error at the root is <nil>', () => {
     const schema = { type: 'object', 'x-kubernetes-validations': rules("self.kind == 'W' && self.metadata.name == 'w1'"), properties: {} };
     expect(texts(schema, { apiVersion: 'x/v1', kind: 'W', metadata: { name: 'w1', labels: { a: 'b' } } })).toEqual([]);

@@ -15,7 +15,7 @@
 import { invalidField, type FieldError } from '../k8s/field-errors';
 import { celRuntimeError, celScalars, compileCelRule, type CompiledRule } from './cel-environment';
 import { typedEnvironments, type TypedEnvironments } from './cel-types';
-import { celValue, type SharedItems } from './cel-value';
+import { celValue, defineCelValue, type SharedItems } from './cel-value';
 
 type Obj = Record<string, any>;
 
@@ -120,7 +120,10 @@ function evaluate(node: RuleNode, path: string, value: unknown, old: unknown, re
     if (r.compiled.transition) oldSelf ??= celValue(old, node.schema, scalars, resourceRoot, shared);
     let result: unknown;
     try {
-      result = r.compiled.program(r.compiled.transition ? { self, oldSelf } : { self });
+      const vars = {};
+      defineCelValue(vars, 'self', self);
+      if (r.compiled.transition) defineCelValue(vars, 'oldSelf', oldSelf);
+      result = r.compiled.program(vars);
     } catch (err) {
       const text = celRuntimeError(err);
       if (text.startsWith('no such overload')) {

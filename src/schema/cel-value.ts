@@ -12,6 +12,7 @@
  * Pure.
  */
 
+import { goBase64UrlDecode, goDateTimeError } from './go-scalar-parse';
 import { durationText } from './string-formats';
 
 type Obj = Record<string, any>;
@@ -20,6 +21,18 @@ type Obj = Record<string, any>;
 export interface CelScalars {
   timestamp(text: string): unknown;
   duration(text: string): unknown;
+}
+
+/** A value v1.26 cannot convert (`Invalid byte formatted string …`): an error where a rule reads it, not before. */
+export class CelValueError {
+  constructor(readonly message: string) {}
+}
+
+/** Sets `target[key]` to a converted value; a CelValueError becomes a field whose reading throws its message. */
+export function defineCelValue(target: object, key: string | number, value: unknown): void {
+  if (value instanceof CelValueError) {
+    Object.defineProperty(target, key, { enumerable: true, configurable: true, get: () => { throw new Error(value.message); } });
+  } else (target as Obj)[key] = value;
 }
 
 /** The words CEL reserves, which a property named so is escaped from (`__namespace__`). */
@@ -95,7 +108,7 @@ function objectValue(value: unknown, schema: Obj, scalars: CelScalars, resource:
     else if (resource && name === 'metadata') out[name] = metadataValue(v);
     else if (name in properties) {
       const field = escapeCelName(name);
-      out[field ?? hidden(name)] = celValue(v, properties[name], scalars, false, shared);
+      defineCelValue(out, field ?? hidden(name), celValue(v, properties[name], scalars, false, shared));
     } else out[hidden(name)] = dynValue(v);
   }
   return out;
@@ -136,9 +149,10 @@ export type SharedItems = WeakMap<Obj, Map<string, unknown>>;
  * list whose items repeat stays a list.
  */
 function arrayValue(value: unknown[], schema: Obj, scalars: CelScalars, shared: SharedItems): unknown {
-  const items = listOf(value, (v) => celValue(v, schema.items, scalars, false, shared));
+  const items = value.map((v) => (v === null ? null : celValue(v, schema.items, scalars, false, shared)));
   const listType = schema['x-kubernetes-list-type'];
-  if ((listType !== 'set' && listType !== 'map') || typeof schema.items !== 'object' || schema.items === null) return items;
+  const unordered = (listType === 'set' || listType === 'map') && typeof schema.items === 'object' && schema.items !== null;
+  if (!unordered || items.some((item) => item instanceof CelValueError)) return listFrom(items);
   let known = shared.get(schema.items as Obj);
   if (!known) shared.set(schema.items as Obj, (known = new Map()));
   const one = items.map((item, i) => {
@@ -149,7 +163,7 @@ function arrayValue(value: unknown[], schema: Obj, scalars: CelScalars, shared: 
     return item;
   });
   const set = new Set(one);
-  if (set.size !== one.length) return items;
+  if (set.size !== one.length) return listFrom(items);
   objectLists.add(set);
   return set;
 }
@@ -179,26 +193,36 @@ export function isObjectList(list: unknown): boolean {
 
 /** A new list of this realm's Array (the CEL library tells lists by their constructor; a copy made elsewhere, such as by structuredClone under a test runner, has another). */
 function listOf(items: readonly unknown[], each: (v: unknown) => unknown): unknown[] {
+  return listFrom(items.map((v) => (v === null ? null : each(v))));
+}
+
+/** The list of converted items, an item that failed to convert an error where it is read. */
+function listFrom(items: readonly unknown[]): unknown[] {
   const out: unknown[] = [];
-  for (const v of items) out.push(v === null ? null : each(v));
+  items.forEach((v, i) => defineCelValue(out, i, v));
   objectLists.add(out);
   return out;
 }
 
 function mapOf(obj: Obj, each: (v: unknown) => unknown): Obj {
   const out: Obj = {};
-  for (const [k, v] of Object.entries(obj)) out[k] = v === null ? null : each(v);
+  for (const [k, v] of Object.entries(obj)) defineCelValue(out, k, v === null ? null : each(v));
   return out;
 }
 
 function formatted(text: string, format: unknown, scalars: CelScalars): unknown {
   try {
     switch (format) {
-      case 'byte':
-        return new Uint8Array(Buffer.from(text, 'base64'));
-      case 'date-time':
+      case 'byte': {
+        const bytes = goBase64UrlDecode(text);
+        return typeof bytes === 'string' ? new CelValueError(`Invalid byte formatted string ${text}: ${bytes}`) : bytes;
+      }
+      case 'date-time': {
+        const err = goDateTimeError(text);
+        return err === undefined ? scalars.timestamp(text) : new CelValueError(`Invalid date-time formatted string ${text}: ${err}`);
+      }
       case 'date':
-        return scalars.timestamp(format === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
+        return scalars.timestamp(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
       case 'duration': {
         const go = durationText(text);
         return go === undefined ? text : scalars.duration(go);
