@@ -117,6 +117,11 @@ describe('celValidator', () => {
     ]);
   });
 
+  it('a blank rule (which a CRD write refuses; a recorded CRD may hold one) compiles to nothing and is skipped', () => {
+    const schema = root({ type: 'string', 'x-kubernetes-validations': [{ rule: '  ' }, { rule: "self == 'a'" }] });
+    expect(texts(schema, { spec: 'b' })).toEqual([`spec: Invalid value: "string": failed rule: self == 'a'`]);
+  });
+
   it('walks list items and map values with their paths; null values are not validated', () => {
     const schema = root({
       type: 'object',

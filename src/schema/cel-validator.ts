@@ -110,11 +110,12 @@ function evaluate(node: RuleNode, path: string, value: unknown, old: unknown, re
   let oldSelf: unknown;
   for (const r of node.rules) {
     const shown = ruleText(r);
+    // An empty rule compiles to no program (compileRule), before any error.
+    if (r.rule.trim() === '') continue;
     if (r.compiled.error !== undefined) {
       errs.push(invalidField(field, type, `rule compile error: ${r.compiled.error}`));
       continue;
     }
-    if (r.rule.trim() === '') continue;
     if (r.compiled.transition && (old === null || old === undefined)) continue;
     self ??= celValue(value, node.schema, scalars, resourceRoot, shared);
     if (r.compiled.transition) oldSelf ??= celValue(old, node.schema, scalars, resourceRoot, shared);
