@@ -32,6 +32,8 @@ export function typeCheckError(rule: string, typed: Environment): string | undef
   }
   const checked = program.check();
   if (!checked.valid) return `compilation failed: ${celCheckError(rule, checked.error, typed)}`;
+  const literal = mixedLiteral(rule, program.ast as Node);
+  if (literal) return `compilation failed: ${celCompileError(rule, literal.at, `expected type '${celGoType(literal.expected)}' but found '${celGoType(literal.found)}'`)}`;
   const mixed = mixedNumberComparison(program.ast as Node);
   if (mixed) {
     const [left, right] = (mixed.args as Node[]).map((a) => a.checkedType?.name);
@@ -130,6 +132,95 @@ function indexedObject(node: unknown): Node | undefined {
   if (n.op === 'value' || n.op === 'id') return undefined;
   if (n.op === '[]' && Array.isArray(n.args) && (n.args[0] as Node | undefined)?.checkedType?.name?.startsWith(OBJECT_TYPE_PREFIX)) return n;
   return indexedObject(n.args);
+}
+
+/**
+ * The first element of a list or map literal whose type does not join the elements' before it
+ * (cel-go's joinTypes with homogeneous aggregate literals: a type joins an equal one, dyn, a type
+ * parameter, and null joins objects and well-known types).
+ */
+function mixedLiteral(rule: string, node: unknown): { at: number; expected: string; found: string } | undefined {
+  if (Array.isArray(node)) {
+    for (const n of node) {
+      const found = mixedLiteral(rule, n);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (typeof node !== 'object' || node === null) return undefined;
+  const n = node as Node;
+  if (n.op === 'value' || n.op === 'id') return undefined;
+  const args = Array.isArray(n.args) ? n.args : [];
+  const groups = n.op === 'list' ? [args as Node[]] : n.op === 'map' ? [0, 1].map((i) => (args as Node[][]).map((entry) => entry[i]!)) : [];
+  for (const elements of groups) {
+    let joined: string | undefined;
+    for (const e of elements) {
+      const t = e?.checkedType?.name;
+      if (t === undefined) continue;
+      if (joined === undefined || joinable(joined, t)) joined = joined === undefined ? t : mostGeneral(joined, t);
+      else return { at: celGoLocation(rule, e), expected: joined, found: t };
+    }
+  }
+  return mixedLiteral(rule, n.args);
+}
+
+/** Whether values of types `a` and `b` may share a literal (cel-go isAssignable either way). */
+function joinable(a: string, b: string): boolean {
+  if (a === b || a === 'dyn' || b === 'dyn' || /^[A-Z]$/.test(a) || /^[A-Z]$/.test(b)) return true;
+  const nullable = (t: string) => t.startsWith(OBJECT_TYPE_PREFIX) || t.startsWith('google.protobuf.');
+  if ((a === 'null' && nullable(b)) || (b === 'null' && nullable(a))) return true;
+  const [ka, pa] = typeParams(a);
+  const [kb, pb] = typeParams(b);
+  return ka !== undefined && ka === kb && pa.length === pb.length && pa.every((p, i) => joinable(p, pb[i]!));
+}
+
+/** The joined type: dyn over all, a type over null, dyn parameters over others, known parameters over free ones (`list<T>` of `[]`). */
+function mostGeneral(a: string, b: string): string {
+  if (a === 'dyn' || b === 'dyn') return 'dyn';
+  if (a === 'null' || b === 'null') return a === 'null' ? b : a;
+  if (/\bdyn\b/.test(a) || /\bdyn\b/.test(b)) return /\bdyn\b/.test(a) ? a : b;
+  return /<[A-Z]>|[<, ][A-Z][,>]/.test(a) ? b : a;
+}
+
+/** `list<int>` → ['list', ['int']]; `map<string, list<int>>` → ['map', ['string', 'list<int>']]. */
+function typeParams(t: string): [string | undefined, string[]] {
+  const m = /^(list|map)<(.*)>$/.exec(t);
+  if (!m) return [undefined, []];
+  const params: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const c of m[2]!) {
+    if (c === ',' && depth === 0) {
+      params.push(current.trim());
+      current = '';
+      continue;
+    }
+    if (c === '<') depth++;
+    if (c === '>') depth--;
+    current += c;
+  }
+  params.push(current.trim());
+  return [m[1], params];
+}
+
+/** Where cel-go locates an expression: a selection at its dot, a call at its parenthesis, an operator at its token, else its start. */
+function celGoLocation(rule: string, node: Node): number {
+  const args = Array.isArray(node.args) ? node.args : [];
+  switch (node.op) {
+    case '.':
+    case '.?':
+      return (node.pos ?? 1) - 1;
+    case 'call':
+    case 'rcall':
+      return callParenthesis(rule, node);
+    case '[]':
+    case '?:': {
+      const at = rule.indexOf(node.op === '[]' ? '[' : '?', (args[0] as Node | undefined)?.end ?? node.pos ?? 0);
+      return at < 0 ? (node.pos ?? 0) : at;
+    }
+    default:
+      return node.op !== undefined && node.op in OPERATORS ? operatorPosition(rule, node) : (node.start ?? node.pos ?? 0);
+  }
 }
 
 /** Where a binary operator's token is: before its right operand (past spaces and opening parentheses). */

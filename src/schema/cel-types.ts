@@ -81,7 +81,8 @@ export function typedEnvironments(openAPIV3Schema: Obj): TypedEnvironments {
   };
 
   typeOf(openAPIV3Schema, true);
-  const base = withKubernetesLibrary(new Environment());
+  // Literals' element types are checked as cel-go checks them, where dyn joins any type (./cel-type-check).
+  const base = withKubernetesLibrary(new Environment({ homogeneousAggregateLiterals: false }));
   // A type is registered after the types of its fields (objects lists them children first).
   for (const o of objects) {
     base.registerType(o.name, { fields: o.fields });

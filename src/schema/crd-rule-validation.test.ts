@@ -34,6 +34,10 @@ describe('crdValidationRuleErrors (a CRD\'s rules as a v1.26 create or update ch
     expect(compile('self.replicas < self.ratio')).toEqual([`compilation failed: ERROR: <input>:1:15: found no matching overload for '_<_' applied to '(int, double)'\n | self.replicas < self.ratio\n | ${'.'.repeat(14)}^`]);
     expect(compile("self.replicas == 'x'")).toEqual([`compilation failed: ERROR: <input>:1:15: found no matching overload for '_==_' applied to '(int, string)'\n | self.replicas == 'x'\n | ${'.'.repeat(14)}^`]);
     expect(compile("self.name in ['a', 1]")).toEqual([`compilation failed: ERROR: <input>:1:20: expected type 'string' but found 'int'\n | self.name in ['a', 1]\n | ${'.'.repeat(19)}^`]);
+    expect(compile("{'a': 1, 'b': 'x'}.size() == 2")).toEqual([`compilation failed: ERROR: <input>:1:15: expected type 'int' but found 'string'\n | {'a': 1, 'b': 'x'}.size() == 2\n | ${'.'.repeat(14)}^`]);
+    expect(compile('[self.replicas, self.ratio].size() == 2')).toEqual([`compilation failed: ERROR: <input>:1:21: expected type 'int' but found 'double'\n | [self.replicas, self.ratio].size() == 2\n | ${'.'.repeat(20)}^`]);
+    expect(compile("[[], [1], ['a']].size() == 3")[0]).toMatch(/^compilation failed: ERROR: <input>:1:11: expected type 'list\(int\)' but found 'list\(string\)'/);
+    expect(compile('[[1], [1.5]].size() == 2')).toEqual([`compilation failed: ERROR: <input>:1:7: expected type 'list(int)' but found 'list(double)'\n | [[1], [1.5]].size() == 2\n | ${'.'.repeat(6)}^`]);
     expect(compile('has(self.sub.b)')).toEqual([`compilation failed: ERROR: <input>:1:4: undefined field 'b'\n | has(self.sub.b)\n | ...^`]);
     expect(compile("quantity(self.name) == quantity('1')")).toEqual([`compilation failed: ERROR: <input>:1:9: undeclared reference to 'quantity' (in container '')\n | quantity(self.name) == quantity('1')\n | ........^`]);
     expect(compile('self.tags.size() > 0 && self.name.lowerAscii().trimmed()')).toEqual([`compilation failed: ERROR: <input>:1:55: undeclared reference to 'trimmed' (in container '')\n | self.tags.size() > 0 && self.name.lowerAscii().trimmed()\n | ${'.'.repeat(54)}^`]);
@@ -42,7 +46,7 @@ describe('crdValidationRuleErrors (a CRD\'s rules as a v1.26 create or update ch
     expect(compile('self.name')).toEqual(['cel expression must evaluate to a bool']);
     expect(compile('self.port')).toEqual(['cel expression must evaluate to a bool']);
     // what cel-go accepts: same-typed comparisons, dyn (int-or-string) against anything, objects compared with objects and null
-    for (const ok of ['self.ratio >= 0.0 && self.replicas >= 0', 'self.port > 1 || self.port == "x"', 'self == oldSelf', 'self.sub == oldSelf.sub && self.sub != null', 'has(self.sub.a) && has(self.sub)', "self.tags.all(t, t in ['a', 'b'])", 'double(self.replicas) < self.ratio']) {
+    for (const ok of ['self.ratio >= 0.0 && self.replicas >= 0', 'self.port > 1 || self.port == "x"', 'self == oldSelf', 'self.sub == oldSelf.sub && self.sub != null', 'has(self.sub.a) && has(self.sub)', "self.tags.all(t, t in ['a', 'b'])", 'double(self.replicas) < self.ratio', '[self.port, 80].size() == 2', '[[], [1]].size() == 2', '[self.sub, null].size() == 2']) {
       expect([ok, compile(ok)]).toEqual([ok, []]);
     }
   });
