@@ -65,13 +65,13 @@ export function celCheckError(rule: string, err: unknown, env?: Environment): st
   const e = err as { message?: string; node?: Node } | undefined;
   const message = String(e?.message ?? err).split('\n')[0]!;
   const node = e?.node;
-  const pos = typeof node?.pos === 'number' ? node.pos : 0;
+  const pos = node ? celGoLocation(rule, node) : 0;
   const field = /^No such key: (.*)$/.exec(message);
   // cel-go places a selection at its dot; the library at the field's name.
-  if (field) return celCompileError(rule, node?.op === '.' ? pos - 1 : pos, `undefined field '${field[1]}'`);
+  if (field) return celCompileError(rule, pos, `undefined field '${field[1]}'`);
   const operator = /^no such overload: (\S+) (==|!=|<|<=|>|>=|\+|-|\*|\/|%|in) (\S+)$/.exec(message);
   if (operator && node) {
-    return celCompileError(rule, operatorPosition(rule, node), `found no matching overload for '${OPERATORS[operator[2]!]}' applied to '(${celGoType(operator[1]!)}, ${celGoType(operator[3]!)})'`);
+    return celCompileError(rule, pos, `found no matching overload for '${OPERATORS[operator[2]!]}' applied to '(${celGoType(operator[1]!)}, ${celGoType(operator[3]!)})'`);
   }
   const element = /^(?:List elements must have the same type|Map (?:key|value) uses wrong type), (expected type '.*' but found '.*')$/.exec(message);
   if (element) return celCompileError(rule, pos, celGoType(element[1]!));
@@ -81,7 +81,7 @@ export function celCheckError(rule: string, err: unknown, env?: Environment): st
   if (ternary) return celCompileError(rule, pos, `found no matching overload for '_?_:_' applied to '(bool, ${celGoType(ternary[1]!)}, ${celGoType(ternary[2]!)})'`);
   const call = /^found no matching overload for '(?:([^']*)\.)?(\w+)\(([^']*)\)'$/.exec(message);
   if (call) {
-    const at = node ? callParenthesis(rule, node) : pos;
+    const at = pos;
     if (env && !declaredFunctions(env).has(call[2]!)) return celCompileError(rule, at, `undeclared reference to '${call[2]}' (in container '')`);
     return celCompileError(rule, at, `found no matching overload for '${call[2]}' applied to '${call[1] ? `${celGoType(call[1])}.` : ''}(${celGoType(call[3]!)})'`);
   }

@@ -43,6 +43,8 @@ describe('crdValidationRuleErrors (a CRD\'s rules as a v1.26 create or update ch
     expect(compile('self.tags.size() > 0 && self.name.lowerAscii().trimmed()')).toEqual([`compilation failed: ERROR: <input>:1:55: undeclared reference to 'trimmed' (in container '')\n | self.tags.size() > 0 && self.name.lowerAscii().trimmed()\n | ${'.'.repeat(54)}^`]);
     expect(compile('self.replicas.startsWith("a")')).toEqual([`compilation failed: ERROR: <input>:1:25: found no matching overload for 'startsWith' applied to 'int.(string)'\n | self.replicas.startsWith("a")\n | ${'.'.repeat(24)}^`]);
     expect(compile("self.sub['a'] == 'x'")[0]).toMatch(/^compilation failed: ERROR: <input>:1:9: found no matching overload for '_\[_\]' applied to '\(\w+, string\)'\n \| self\.sub\['a'\] == 'x'\n \| \.{8}\^$/);
+    expect(compile("self.replicas > 0 ? true : 'no'")).toEqual([`compilation failed: ERROR: <input>:1:19: found no matching overload for '_?_:_' applied to '(bool, bool, string)'\n | self.replicas > 0 ? true : 'no'\n | ${'.'.repeat(18)}^`]);
+    expect(compile('self.sub.all(k, true)')[0]).toMatch(/^compilation failed: ERROR: <input>:1:5: expression of type '\w+' cannot be range of a comprehension \(must be list, map, or dynamic\)\n/);
     expect(compile('self.name')).toEqual(['cel expression must evaluate to a bool']);
     expect(compile('self.port')).toEqual(['cel expression must evaluate to a bool']);
     // what cel-go accepts: same-typed comparisons, dyn (int-or-string) against anything, objects compared with objects and null
