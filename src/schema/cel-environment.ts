@@ -134,7 +134,7 @@ export function celRuntimeError(err: unknown): string {
       return `index out of bounds: ${m ? m[1] : ''}`.trim();
     }
     case 'numeric_overflow':
-      return 'integer overflow';
+      return /unsigned/i.test(first) ? 'unsigned integer overflow' : 'integer overflow';
     case 'invalid_regular_expression':
       return first;
     case 'modulo_by_zero':

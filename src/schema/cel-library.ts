@@ -6,7 +6,7 @@
  * timestamps. A function that fails throws an Error whose message is the text
  * cel-go's function returns. Pure.
  */
-import type { Environment } from '@marcbachmann/cel-js' with { 'resolution-mode': 'import' };
+import { Environment } from '@marcbachmann/cel-js';
 import { parseGoUrl, type ParsedUrl } from '../k8s/go-url';
 import { re2RegExp } from './re2-regexp';
 
@@ -24,8 +24,10 @@ export function withKubernetesLibrary(env: Environment): Environment {
     env.registerFunction(`list<${t}>.min(): ${t}`, (l: List) => extreme(items(l), 'min', -1));
     env.registerFunction(`list<${t}>.max(): ${t}`, (l: List) => extreme(items(l), 'max', 1));
   }
-  env.registerFunction('list<int>.sum(): int', (l: List<bigint>) => items(l).reduce((a, b) => a + b, 0n));
-  env.registerFunction('list<double>.sum(): double', (l: List<number>) => items(l).reduce((a, b) => a + b, 0));
+  // sum folds with CEL's own + (int and uint overflow are errors) from the type's zero.
+  for (const [t, zero] of [['int', '0'], ['uint', '0u'], ['double', '0.0'], ['google.protobuf.Duration', "duration('0s')"]]) {
+    env.registerFunction(`list<${t}>.sum(): ${t}`, (l: List) => items(l).reduce((a, b) => arithmetic().add(a, b), arithmetic().value(zero!)));
+  }
   env.registerFunction('list<A>.indexOf(A): int', (l: List, v: unknown) => BigInt(listIndexOf(items(l), v, false)));
   env.registerFunction('list<A>.lastIndexOf(A): int', (l: List, v: unknown) => BigInt(listIndexOf(items(l), v, true)));
 
@@ -69,6 +71,23 @@ type List<T = unknown> = T[] | Set<T>;
 
 function items<T>(l: List<T>): T[] {
   return Array.isArray(l) ? l : [...l];
+}
+
+let shared: { add(a: unknown, b: unknown): unknown; value(expression: string): unknown } | undefined;
+
+/** CEL's + (its overflow checks included) and constants, from the library itself. */
+function arithmetic(): NonNullable<typeof shared> {
+  if (shared) return shared;
+  const env = new Environment().registerVariable('a', 'dyn').registerVariable('b', 'dyn');
+  const plus = env.parse('a + b');
+  const constants = new Map<string, unknown>();
+  return (shared = {
+    add: (a, b) => plus({ a, b }),
+    value: (expression) => {
+      if (!constants.has(expression)) constants.set(expression, env.evaluate(expression));
+      return constants.get(expression);
+    },
+  });
 }
 
 function compare(a: unknown, b: unknown): number {

@@ -294,6 +294,9 @@ describe('celValidator', () => {
       texts(root({ ...type, 'x-kubernetes-validations': rules(rule) }), { spec: value });
     expect(check('self.isSorted() && self.sum() == 6 && self.min() == 1 && self.max() == 3 && self.indexOf(2) == 1 && self.lastIndexOf(9) == -1', [1, 2, 3])).toEqual([]);
     expect(check('self.max() > 0', [])).toEqual(['spec: Invalid value: "array": max called on empty list evaluating rule: self.max() > 0']);
+    expect(check("[1u, 2u].sum() == 3u && [duration('1s'), duration('90m')].sum() == duration('5401s') && self.sum() == 0", [])).toEqual([]);
+    expect(check('self.sum() > 0', [9223372036854775807, 1])).toEqual(['spec: Invalid value: "array": integer overflow evaluating rule: self.sum() > 0']);
+    expect(check('[18446744073709551615u, 1u].sum() > 0u', [])).toEqual(['spec: Invalid value: "array": unsigned integer overflow evaluating rule: [18446744073709551615u, 1u].sum() > 0u']);
     const str = { type: 'string' };
     expect(check("self.find('[0-9]+') == '123' && self.findAll('[a-z]') == ['a', 'b'] && self.findAll('[a-z]', 1) == ['a']", 'a123b', str)).toEqual([]);
     expect(check("self.charAt(1) == 'é' && self.replace('a', 'o') == 'oéo' && self.replace('a', 'o', 1) == 'oéa'", 'aéa', str)).toEqual([]);
