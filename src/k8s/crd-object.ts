@@ -31,6 +31,14 @@ export function initialCrdStatus(obj: Obj): Obj {
   return { conditions: null, acceptedNames: { plural: '', kind: '' }, storedVersions: [storageVersion(obj)] };
 }
 
+/** The update strategy's bookkeeping: the (new) storage version joins status.storedVersions. */
+export function recordStorageVersion(obj: Obj): void {
+  const storage = ((obj.spec?.versions ?? []) as Obj[]).find((v) => v?.storage === true);
+  if (!storage || !isPlainObject(obj.status)) return;
+  const stored: unknown[] = Array.isArray(obj.status.storedVersions) ? obj.status.storedVersions : [];
+  if (!stored.includes(storage.name)) obj.status.storedVersions = [...stored, storage.name];
+}
+
 const SPEC_ORDER = ['group', 'names', 'scope', 'versions', 'conversion', 'preserveUnknownFields'];
 const NAMES_ORDER = ['plural', 'singular', 'shortNames', 'kind', 'listKind', 'categories'];
 const VERSION_ORDER = ['name', 'served', 'storage', 'deprecated', 'deprecationWarning', 'schema', 'subresources', 'additionalPrinterColumns'];
