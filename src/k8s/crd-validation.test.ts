@@ -119,6 +119,10 @@ describe('validateCustomResourceDefinition: the spec', () => {
       'spec.conversion.webhookClientConfig: Forbidden: should not be set when strategy is not set to Webhook',
       'spec.conversion.conversionReviewVersions: Forbidden: should not be set when strategy is not set to Webhook',
     ]);
+    expect(validate({ conversion: { strategy: 'Webhook', webhook: { clientConfig: { service: { namespace: 'hooks', name: 'convert', path: '/convert' } }, conversionReviewVersions: ['v1'] } } })).toEqual([]);
+    expect(validate({ conversion: { strategy: 'Webhook', webhook: { clientConfig: { service: { name: 'convert', path: 'convert' }, url: 'https://x' }, conversionReviewVersions: ['v1'] } } })).toEqual([
+      'spec.conversion.webhookClientConfig: Required value: exactly one of url or service is required',
+    ]);
     expect(validate({ conversion: { strategy: 'Custom' } })).toEqual(['spec.conversion.strategy: Unsupported value: "Custom": supported values: "None", "Webhook"']);
   });
 

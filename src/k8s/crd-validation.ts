@@ -119,7 +119,10 @@ function isEstablished(crd: Obj): boolean {
 
 /** validateCustomResourceDefinitionSpec. */
 function validateSpec(spec: InternalSpec, base: Options): FieldError[] {
-  const opts: Options = { ...base, requireStructuralSchema: true };
+  const hasDefaults = schemas(spec).some((s) => schemaHas(s, (n) => n.default !== undefined && n.default !== null));
+  // Pruning (preserveUnknownFields false), defaults and the x-kubernetes extensions all need a structural schema.
+  const requireStructuralSchema = base.requireStructuralSchema || !spec.preserveUnknownFields || hasDefaults || schemas(spec).some((s) => schemaHas(s, hasKubernetesExtension));
+  const opts: Options = { ...base, requireStructuralSchema };
   const errs: FieldError[] = [];
   if (spec.group.length === 0) errs.push(requiredField('spec.group', ''));
   else {
@@ -128,7 +131,7 @@ function validateSpec(spec: InternalSpec, base: Options): FieldError[] {
     else if (spec.group.split('.').length < 2) errs.push(invalidField('spec.group', spec.group, 'should be a domain with at least one dot'));
   }
   errs.push(...validateEnum('spec.scope', spec.scope, ['Cluster', 'Namespaced']));
-  if (spec.validation === undefined) {
+  if (!isPlainObject(spec.validation?.openAPIV3Schema)) {
     spec.versions.forEach((v, i) => {
       const missing = !isPlainObject(v.schema?.openAPIV3Schema);
       if (opts.requireOpenAPISchema && missing) errs.push(requiredField(`spec.versions[${i}].schema.openAPIV3Schema`, 'schemas are required'));
@@ -137,7 +140,7 @@ function validateSpec(spec: InternalSpec, base: Options): FieldError[] {
       }
     });
   }
-  if (schemas(spec).some((s) => schemaHas(s, (n) => n.default !== undefined && n.default !== null)) && spec.preserveUnknownFields) {
+  if (hasDefaults && spec.preserveUnknownFields) {
     errs.push(invalidField('spec.preserveUnknownFields', true, 'must be false in order to use defaults in the schema'));
   }
   let storageCount = 0;
@@ -235,6 +238,12 @@ function schemas(spec: InternalSpec): Obj[] {
 function allVersionsHaveSchema(spec: InternalSpec): boolean {
   if (isPlainObject(spec.validation?.openAPIV3Schema)) return true;
   return spec.versions.every((v) => isPlainObject(v.schema?.openAPIV3Schema));
+}
+
+function hasKubernetesExtension(n: Obj): boolean {
+  return n['x-kubernetes-embedded-resource'] === true || typeof n['x-kubernetes-preserve-unknown-fields'] === 'boolean' || n['x-kubernetes-int-or-string'] === true
+    || (Array.isArray(n['x-kubernetes-list-map-keys']) && n['x-kubernetes-list-map-keys'].length > 0) || typeof n['x-kubernetes-list-type'] === 'string'
+    || (Array.isArray(n['x-kubernetes-validations']) && n['x-kubernetes-validations'].length > 0);
 }
 
 function hasNonAtomicSetItems(n: Obj): boolean {
