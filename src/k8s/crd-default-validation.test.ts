@@ -26,7 +26,7 @@ describe('validateSchemaDefaults', () => {
       name: { type: 'string', maxLength: 3, default: 'toolong' },
       opt: { type: 'string', nullable: true, default: null },
     } })).toEqual([
-      's.properties[items].items.properties[n].default: Invalid value: "number": in body must be of type integer: "number"',
+      's.properties[items].items.properties[n].default: Invalid value: "number":  in body must be of type integer: "number"',
       's.properties[name].default: Too long: may not be longer than 3',
       's.properties[spec].default: Invalid value: map[string]interface {}{"extra":true, "size":"big"}: must not have unknown fields',
     ]);

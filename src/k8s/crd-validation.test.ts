@@ -232,7 +232,7 @@ describe('validateCustomResourceDefinition: the schema', () => {
     expect(withSchema({ type: 'object', properties: { spec: { type: 'object', default: { size: 'small', colour: 'red' }, properties: { size: { type: 'string' }, replicas: { type: 'integer', minimum: 1, default: 0 }, mode: { type: 'string', enum: ['a', 'b'], default: 'c' } } } } })).toEqual([
       `${S}.properties[spec].default: Invalid value: map[string]interface {}{"colour":"red", "size":"small"}: must not have unknown fields`,
       `${S}.properties[spec].properties[mode].default: Unsupported value: "c": supported values: "a", "b"`,
-      `${S}.properties[spec].properties[replicas].default: Invalid value: 0: in body should be greater than or equal to 1`,
+      `${S}.properties[spec].properties[replicas].default: Invalid value: 0:  in body should be greater than or equal to 1`,
     ]);
     expect(withSchema({ type: 'object', properties: { metadata: { type: 'object', default: { name: 'x' } } } })).toEqual([
       `${S}.properties[metadata].default: Forbidden: must not be set in top-level metadata`,

@@ -11,6 +11,7 @@ export const FIELD_ERROR_TYPES = {
   Required: { reason: 'FieldValueRequired', text: 'Required value', showValue: false },
   Forbidden: { reason: 'FieldValueForbidden', text: 'Forbidden', showValue: false },
   TooLong: { reason: 'FieldValueTooLong', text: 'Too long', showValue: false },
+  TooMany: { reason: 'FieldValueTooMany', text: 'Too many', showValue: true },
   NotSupported: { reason: 'FieldValueNotSupported', text: 'Unsupported value', showValue: true },
   Duplicate: { reason: 'FieldValueDuplicate', text: 'Duplicate value', showValue: true },
   NotFound: { reason: 'FieldValueNotFound', text: 'Not found', showValue: true },

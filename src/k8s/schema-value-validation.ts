@@ -2,8 +2,9 @@
  * One JSON value checked against a CRD schema node, with the field errors
  * apiextensions-apiserver's ValidateCustomResource makes of kube-openapi's results: `type`
  * (FieldValueTypeInvalid, `x in body must be of type integer: "string"`), `nullable`, `enum`
- * (NotSupported), `required`, the number, string, array and object bounds, `pattern`, recursing
- * through `properties`, `additionalProperties` and `items`. What CRD validation needs for a
+ * (NotSupported), `required`, `maxItems`/`maxProperties` (TooMany), the other number, string,
+ * array and object bounds, `pattern`, recursing through `properties`, `additionalProperties` and
+ * `items`. What CRD validation needs for a
  * schema's `default`s; `allOf`/`anyOf`/`oneOf`/`not` and `format` are not checked. Pure.
  */
 import { invalidField, notSupportedField, requiredField, type FieldError, type FieldValue } from './field-errors';
@@ -40,7 +41,8 @@ function typeMatches(v: unknown, s: Obj): boolean {
 
 function check(v: unknown, s: Obj, name: string, base: string, errs: FieldError[]): void {
   const at = name ? `${base}.${name}` : base;
-  const label = name ? `${name} in body` : 'in body';
+  // kube-openapi's "%s in %s …" with the value's path: at the root of the value the path is empty.
+  const label = `${name} in body`;
   if (!typeMatches(v, s)) {
     const expected = s['x-kubernetes-int-or-string'] === true ? 'integer,string' : String(s.type);
     errs.push({ type: 'TypeInvalid', field: at, value: jsonType(v), detail: `${label} must be of type ${expected}: ${JSON.stringify(jsonType(v))}` });
@@ -53,7 +55,7 @@ function check(v: unknown, s: Obj, name: string, base: string, errs: FieldError[
   if (typeof v === 'number') checkNumber(v, s, at, label, errs);
   else if (typeof v === 'string') checkString(v, s, at, label, errs);
   else if (Array.isArray(v)) {
-    if (typeof s.maxItems === 'number' && v.length > s.maxItems) errs.push({ type: 'TooLong', field: at, detail: `must have at most ${s.maxItems} items` });
+    if (typeof s.maxItems === 'number' && v.length > s.maxItems) errs.push({ type: 'TooMany', field: at, value: v.length, detail: `must have at most ${s.maxItems} items` });
     if (typeof s.minItems === 'number' && v.length < s.minItems) errs.push(invalidField(at, shown(v), `${label} should have at least ${s.minItems} items`));
     if (isPlainObject(s.items)) v.forEach((item, i) => check(item, s.items, `${name}[${i}]`, base, errs));
   } else if (isPlainObject(v)) checkObject(v, s, name, base, errs);
@@ -98,10 +100,10 @@ function checkObject(v: Obj, s: Obj, name: string, base: string, errs: FieldErro
   }
   const count = Object.keys(v).length;
   if (typeof s.maxProperties === 'number' && count > s.maxProperties) {
-    errs.push({ type: 'TooLong', field: at, detail: `must have at most ${s.maxProperties} items` });
+    errs.push({ type: 'TooMany', field: at, value: count, detail: `must have at most ${s.maxProperties} items` });
   }
   if (typeof s.minProperties === 'number' && count < s.minProperties) {
-    errs.push(invalidField(at, shown(v), `${name ? `${name} in body` : 'in body'} should have at least ${s.minProperties} properties`));
+    errs.push(invalidField(at, shown(v), `${name} in body should have at least ${s.minProperties} properties`));
   }
   const props = isPlainObject(s.properties) ? s.properties : {};
   const additional = isPlainObject(s.additionalProperties) ? s.additionalProperties : undefined;

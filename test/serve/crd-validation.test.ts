@@ -128,7 +128,7 @@ describe('serve: CustomResourceDefinition validation', () => {
   it('a default that does not validate is 422 FieldValueTypeInvalid', async () => {
     const r = await send('POST', CRDS, crd('sprockets.example.com', {}, { type: 'object', properties: { spec: { type: 'object', properties: { replicas: { type: 'integer', default: 'one' } } } } }));
     expect(r.json).toEqual(invalid('sprockets.example.com', [
-      ['FieldValueTypeInvalid', 'Invalid value: "string": in body must be of type integer: "string"', 'spec.validation.openAPIV3Schema.properties[spec].properties[replicas].default'],
+      ['FieldValueTypeInvalid', 'Invalid value: "string":  in body must be of type integer: "string"', 'spec.validation.openAPIV3Schema.properties[spec].properties[replicas].default'],
     ]));
   });
 
