@@ -9,7 +9,8 @@ import { validatePodEphemeralContainersUpdate } from '../../k8s/pod-ephemeral-va
 import { sameJsonContent } from '../../wire/json-object';
 import type { FieldError } from '../../k8s/field-errors';
 import type { ManagedFieldsEntry, ManagedScope } from '../../k8s/managed-fields';
-import { generateName, nameValidatorFor, randomUid, type Random } from '../../k8s/names';
+import { crdNameValidator } from '../../k8s/crd-validation';
+import { generateName, nameValidatorFor, randomUid, type NameValidator, type Random } from '../../k8s/names';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../k8s/object-meta-validation';
 import { applyDefaults, completeCreate, completeUpdate } from '../../k8s/object-defaults';
 import { omitEmptyData } from '../../k8s/omit-empty-data';
@@ -58,7 +59,7 @@ export function prepareCreate(obj: Obj, target: WriteTarget, actor: Actor, appli
   if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName, actor.random);
   normaliseCreate(obj, target);
   const errs = [
-    ...validateObjectMeta(meta, resource.namespaced, nameValidatorFor(resource.info.group, resource.info.resource)),
+    ...validateObjectMeta(meta, resource.namespaced, nameValidator(obj, target)),
     ...validateConfigData(resource.codec.type.kind, obj),
     ...(rules.builtin ? validateBuiltinSpec(resource.codec.type.kind, obj) : []),
     ...(rules.builtin ? schemaRuleErrors(resource, obj) : []),
@@ -90,6 +91,13 @@ export function admissionView(obj: Obj, target: WriteTarget, old?: Obj): Obj {
   if (!old && target.resource.namespaced) meta.namespace = target.namespace;
   if (target.rules.builtin) applyDefaults(target.resource.codec.type.kind, obj, old);
   return obj;
+}
+
+/** The resource's metadata.name rule (a CRD's name must also be `<plural>.<group>`). */
+function nameValidator(obj: Obj, target: WriteTarget): NameValidator {
+  const { group, resource } = target.resource.info;
+  if (target.rules.builtin && group === 'apiextensions.k8s.io' && resource === 'customresourcedefinitions') return crdNameValidator(obj);
+  return nameValidatorFor(group, resource);
 }
 
 /** The namespace, empty metadata left out, the kind's create defaults: what prepareCreate does before validating. */
