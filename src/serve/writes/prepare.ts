@@ -62,8 +62,8 @@ export function prepareCreate(obj: Obj, target: WriteTarget, actor: Actor, appli
     ...validateObjectMeta(meta, resource.namespaced, nameValidator(obj, target)),
     ...validateConfigData(resource.codec.type.kind, obj),
     ...(rules.builtin ? validateBuiltinSpec(resource.codec.type.kind, obj) : []),
-    ...(rules.builtin ? schemaRuleErrors(resource, obj) : []),
   ];
+  if (rules.builtin) errs.push(...schemaRuleErrors(resource, obj, errs));
   if (resource.custom) {
     normaliseCustomResource(resource.custom, obj, true);
     errs.push(...customResourceErrors(resource.custom, obj, undefined, errs));
@@ -131,9 +131,14 @@ export function createManagedFields(obj: Obj, target: WriteTarget, actor: Actor)
   return createdFields(copy, target, actor);
 }
 
-/** A CustomResourceDefinition's validation rules, checked as the apiserver checks them when the CRD is written (src/schema/crd-rule-validation). */
-function schemaRuleErrors(resource: ServedResource, obj: Obj): FieldError[] {
+/**
+ * A CustomResourceDefinition's validation rules compiled as the apiserver compiles them when the
+ * CRD is written (src/schema/crd-rule-validation) — not when its schema has errors of its own
+ * (`earlier`: the spec validation's), where the apiserver builds no CEL types.
+ */
+function schemaRuleErrors(resource: ServedResource, obj: Obj, earlier: readonly FieldError[]): FieldError[] {
   if (resource.info.group !== 'apiextensions.k8s.io' || resource.info.resource !== 'customresourcedefinitions') return [];
+  if (earlier.some((e) => e.field.includes('.openAPIV3Schema'))) return [];
   return crdValidationRuleErrors(obj);
 }
 
@@ -190,8 +195,8 @@ export function prepareUpdate(old: Obj, next: Obj, target: WriteTarget, actor: A
     ...validateConfigData(kind, result),
     ...(rules.builtin && mode.subresource === '' ? validateBuiltinSpecUpdate(kind, result, old) : []),
     ...(mode.subresource === 'ephemeralcontainers' ? validatePodEphemeralContainersUpdate(result, old) : []),
-    ...(rules.builtin && mode.subresource === '' ? schemaRuleErrors(resource, result) : []),
   ];
+  if (rules.builtin && mode.subresource === '') errs.push(...schemaRuleErrors(resource, result, errs));
   if (resource.custom) {
     normaliseCustomResource(resource.custom, result, false);
     errs.push(...customResourceErrors(resource.custom, result, old, errs));
