@@ -5,7 +5,8 @@
  * and validateCustomResourceConversion. Field paths are the internal type's, as Go reports them
  * (`spec.conversion.webhookClientConfig`, `additionalPrinterColumns[0].JSONPath`). Pure.
  */
-import { forbiddenField, goStringSlice, invalidField, notSupportedField, requiredField, type FieldError } from './field-errors';
+import { forbiddenField, invalidField, notSupportedField, requiredField, type FieldError } from './field-errors';
+import { recognizedOrEmpty, validateReviewVersions } from './review-versions-validation';
 import { isDns1035Label } from './names';
 import { validateWebhookClientConfig } from './webhook-client-config-validation';
 import { isPlainObject } from '../wire/json-object';
@@ -14,7 +15,6 @@ type Obj = Record<string, any>;
 
 const PRINTER_COLUMN_TYPES = 'boolean,date,integer,number,string';
 const PRINTER_COLUMN_FORMATS = 'byte,date,date-time,double,float,int32,int64,password';
-const CONVERSION_REVIEW_VERSIONS = ['v1', 'v1beta1'];
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => String(x)) : []);
@@ -119,8 +119,7 @@ export function validateColumn(col: Obj, path: string): FieldError[] {
 
 /** Whether a stored CRD's conversion review versions include a recognised one (or none are set). */
 export function hasRecognizedReviewVersionOrEmpty(conversion: unknown): boolean {
-  const versions = strings(isPlainObject(conversion) && isPlainObject(conversion.webhook) ? conversion.webhook.conversionReviewVersions : undefined);
-  return versions.length === 0 || versions.some((v) => CONVERSION_REVIEW_VERSIONS.includes(v));
+  return recognizedOrEmpty(strings(isPlainObject(conversion) && isPlainObject(conversion.webhook) ? conversion.webhook.conversionReviewVersions : undefined));
 }
 
 /** validateCustomResourceConversion on the v1 `spec.conversion` (webhook.clientConfig is the internal webhookClientConfig). */
@@ -134,7 +133,7 @@ export function validateConversion(conversion: unknown, requireRecognizedVersion
   if (strategy === 'Webhook') {
     if (!clientConfig) errs.push(requiredField(`${path}.webhookClientConfig`, 'required when strategy is set to Webhook'));
     else errs.push(...validateWebhookClientConfig(clientConfig, `${path}.webhookClientConfig`));
-    errs.push(...validateReviewVersions(reviewVersions, requireRecognizedVersion, `${path}.conversionReviewVersions`));
+    errs.push(...validateReviewVersions(reviewVersions, requireRecognizedVersion, `${path}.conversionReviewVersions`, ''));
   } else {
     if (clientConfig) errs.push(forbiddenField(`${path}.webhookClientConfig`, 'should not be set when strategy is not set to Webhook'));
     if (reviewVersions.length > 0) errs.push(forbiddenField(`${path}.conversionReviewVersions`, 'should not be set when strategy is not set to Webhook'));
@@ -142,20 +141,3 @@ export function validateConversion(conversion: unknown, requireRecognizedVersion
   return errs;
 }
 
-function validateReviewVersions(versions: string[], requireRecognized: boolean, path: string): FieldError[] {
-  if (versions.length === 0) return [requiredField(path, '')];
-  const errs: FieldError[] = [];
-  const seen = new Set<string>();
-  let recognized = false;
-  versions.forEach((v, i) => {
-    if (seen.has(v)) {
-      errs.push(invalidField(`${path}[${i}]`, v, 'duplicate version'));
-      return;
-    }
-    seen.add(v);
-    for (const msg of isDns1035Label(v)) errs.push(invalidField(`${path}[${i}]`, v, msg));
-    if (CONVERSION_REVIEW_VERSIONS.includes(v)) recognized = true;
-  });
-  if (requireRecognized && !recognized) errs.push(invalidField(path, goStringSlice(versions), `must include at least one of ${CONVERSION_REVIEW_VERSIONS.join(', ')}`));
-  return errs;
-}

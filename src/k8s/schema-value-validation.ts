@@ -20,7 +20,8 @@ export function validateSchemaValue(path: string, value: unknown, schema: Obj): 
   return errs;
 }
 
-function jsonType(v: unknown): string {
+/** The JSON Schema type name of a JSON value (`integer` for integral numbers). */
+export function jsonType(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
   if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';

@@ -5,22 +5,12 @@
  * 201/200, or a 4xx Status — never a 500, and the server keeps serving.
  */
 import { join } from 'node:path';
+import { mulberry32 } from '../../src/faults/random';
 import { serve, type ServeServer } from '../../src/serve';
 import { request } from '../support/http-client';
 
 const BASE = '/apis/example.com/v1/namespaces/default/backups';
 const FIELDS = ['copies', 'minCopies', 'mode', 'bucket', 'tags', 'targets', 'labels', 'endpoint', 'retention', 'escaped', 'dry-run', 'namespace'];
-
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomValue(rand: () => number, depth = 0): unknown {
   const pick = Math.floor(rand() * (depth > 3 ? 7 : 10));
@@ -46,7 +36,7 @@ describe('validation rules under a fuzz of bodies', () => {
   afterAll(() => api.close());
 
   it('answers 600 random creates and patches with 2xx or a 4xx Status, never a 500, and keeps serving', async () => {
-    const rand = prng(20261125);
+    const rand = mulberry32(20261125);
     const seen = new Map<number, number>();
     const wrong: unknown[] = [];
     expect((await request(api.url, BASE, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Backup', metadata: { name: 'b-base' }, spec: { copies: 1, minCopies: 0 } }) })).status).toBe(201);
