@@ -9,7 +9,8 @@
  * the node's type: rules are checked against it so that a field the schema does not have is the
  * apiserver's compile error (`undefined field 'x'`). Pure.
  */
-import { Environment } from '@marcbachmann/cel-js';
+import type { Environment } from '@marcbachmann/cel-js' with { 'resolution-mode': 'import' };
+import { celLibrary } from './cel-environment';
 import { withKubernetesLibrary } from './cel-library';
 import { escapeCelName } from './cel-value';
 
@@ -75,7 +76,7 @@ export function typedEnvironments(openAPIV3Schema: Obj): TypedEnvironments {
   };
 
   typeOf(openAPIV3Schema, true);
-  const base = withKubernetesLibrary(new Environment());
+  const base = withKubernetesLibrary(new (celLibrary().Environment)());
   // A type is registered after the types of its fields (objects lists them children first).
   for (const o of objects) base.registerType(o.name, { fields: o.fields });
   const envs = new Map<Obj, Environment>();

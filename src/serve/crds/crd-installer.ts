@@ -5,6 +5,7 @@
  * controller; resolves once every one is. A CRD that exists already is left as it is.
  */
 import { UsageError } from '../../errors/usage-error';
+import { loadCelLibrary } from '../../schema';
 import type { Random } from '../../k8s/names';
 import { orderObject } from '../../k8s/object-order';
 import { StatusError } from '../../k8s/status';
@@ -44,6 +45,7 @@ export async function installCrds(paths: readonly string[], deps: CrdInstallDeps
   const served = deps.resources.find('apiextensions.k8s.io', 'v1', 'customresourcedefinitions');
   if (!served) throw new UsageError('--crds: this server serves no apiextensions.k8s.io/v1 customresourcedefinitions');
   const names: string[] = [];
+  await loadCelLibrary();
   for (const { file, crd } of readCrdFiles(paths)) {
     const name = String(crd.metadata?.name ?? '');
     names.push(name);
