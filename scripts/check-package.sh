@@ -32,7 +32,7 @@ module.exports = {
   testEnvironment: 'node',
   testTimeout: 60000,
   transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest', { module: { type: 'commonjs' } }] },
-  transformIgnorePatterns: ['/node_modules/(?!(@kubernetes/client-node|openid-client|oauth4webapi|jose|hpagent)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@kubernetes/client-node|@marcbachmann/cel-js|openid-client|oauth4webapi|jose|hpagent)/)'],
 };
 JS
 cat > "$PROJECT/jest.esm.config.js" <<'JS'

@@ -1,6 +1,7 @@
 // A consumer's jest test (CommonJS): serve, record and replay in-process, as the README's library
-// section shows. record() reads serve's kubeconfig through @kubernetes/client-node.
-const { mkdtempSync, rmSync } = require('node:fs');
+// section shows. record() reads serve's kubeconfig through @kubernetes/client-node; a CRD's
+// validation rule loads @marcbachmann/cel-js.
+const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { serve, record, replay } = require('kubetape');
@@ -28,6 +29,29 @@ test('serve, record through a kubeconfig, replay the recording', async () => {
     } finally {
       await tape.close();
     }
+  } finally {
+    await api.close();
+  }
+});
+
+test('serve refuses a custom resource that breaks its CRD\'s validation rule', async () => {
+  const api = await serve({});
+  try {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
+      spec: {
+        group: 'example.com', names: { plural: 'widgets', kind: 'Widget' }, scope: 'Namespaced',
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule: 'self.size < 10', message: 'too big' }] } } } } }],
+      },
+    };
+    writeFileSync(join(dir, 'widget-crd.json'), JSON.stringify(crd));
+    await api.crds([join(dir, 'widget-crd.json')]);
+    const res = await fetch(`${api.url}/apis/example.com/v1/namespaces/default/widgets`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { size: 12 } }),
+    });
+    expect(res.status).toBe(422);
+    expect((await res.json()).message).toBe('Widget.example.com "w" is invalid: spec: Invalid value: "object": too big');
   } finally {
     await api.close();
   }

@@ -4,6 +4,7 @@
  * real apiserver answer 422 to a Pod without containers or a Deployment whose selector does not
  * match its template. Other kinds are checked only as far as metadata and the schema go. Pure.
  */
+import { validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate } from './crd-validation';
 import { validateCronJob, validateCronJobUpdate } from './cronjob-validation';
 import { validateDaemonSet, validateDaemonSetUpdate } from './daemonset-validation';
 import { validateEvent, validateEventUpdate } from './event-validation';
@@ -100,6 +101,8 @@ export function validateBuiltinSpec(kind: string, obj: Obj): FieldError[] {
       return validateValidatingWebhookConfiguration(obj);
     case 'MutatingWebhookConfiguration':
       return validateMutatingWebhookConfiguration(obj);
+    case 'CustomResourceDefinition':
+      return validateCustomResourceDefinition(obj);
     default:
       return [];
   }
@@ -146,6 +149,8 @@ export function validateBuiltinSpecUpdate(kind: string, next: Obj, old: Obj): Fi
       return validateValidatingWebhookConfigurationUpdate(next, old);
     case 'MutatingWebhookConfiguration':
       return validateMutatingWebhookConfigurationUpdate(next, old);
+    case 'CustomResourceDefinition':
+      return validateCustomResourceDefinitionUpdate(next, old);
     default:
       return validateBuiltinSpec(kind, next);
   }

@@ -1,8 +1,9 @@
 /**
  * What the apiserver does to a CustomResourceDefinition object itself (apiextensions.k8s.io/v1):
  * its defaults (`SetDefaults_CustomResourceDefinitionSpec`: `conversion.strategy: None`, the
- * singular and list kind names), the status the create strategy sets (`conditions: null`, empty
- * accepted names, the storage version stored), and Go struct order for the nested types
+ * singular and list kind names, a conversion webhook service's port 443), the status the create
+ * strategy sets (`conditions: null`, empty accepted names, the storage version stored) and the
+ * update strategy's storage-version bookkeeping, and Go struct order for the nested types
  * (names, versions, JSONSchemaProps) as the w8 transcripts show. Pure.
  */
 import { isPlainObject } from '../wire/json-object';
@@ -24,11 +25,21 @@ export function defaultCrd(obj: Obj): void {
   }
   spec.conversion ??= {};
   if (isPlainObject(spec.conversion)) spec.conversion.strategy ??= 'None';
+  const service = spec.conversion?.webhook?.clientConfig?.service;
+  if (isPlainObject(service)) service.port ??= 443;
 }
 
 /** The status a created CRD starts with (the establishing controller fills it in next). */
 export function initialCrdStatus(obj: Obj): Obj {
   return { conditions: null, acceptedNames: { plural: '', kind: '' }, storedVersions: [storageVersion(obj)] };
+}
+
+/** The update strategy's bookkeeping: the (new) storage version joins status.storedVersions. */
+export function recordStorageVersion(obj: Obj): void {
+  const storage = ((obj.spec?.versions ?? []) as Obj[]).find((v) => v?.storage === true);
+  if (!storage || !isPlainObject(obj.status)) return;
+  const stored: unknown[] = Array.isArray(obj.status.storedVersions) ? obj.status.storedVersions : [];
+  if (!stored.includes(storage.name)) obj.status.storedVersions = [...stored, storage.name];
 }
 
 const SPEC_ORDER = ['group', 'names', 'scope', 'versions', 'conversion', 'preserveUnknownFields'];

@@ -11,7 +11,7 @@
  *
  * Pure: allocation reads the addresses in use and the injected random source.
  */
-import { defaultCrd, initialCrdStatus } from './crd-object';
+import { defaultCrd, initialCrdStatus, recordStorageVersion } from './crd-object';
 import { OBJECT_META_ORDER } from './object-order';
 import { defaultHpaSpec } from './hpa-defaults';
 import { admitPod, defaultPodSpec, qosClass } from './pod-defaults';
@@ -212,7 +212,7 @@ export function completeCreate(kind: string, obj: Obj, ctx: CreateContext): void
   nullTemplateTimestamps(kind, obj);
 }
 
-/** The update's counterpart: a Service keeps its allocated addresses; embedded metadata as on create. */
+/** The update's counterpart: a Service keeps its allocated addresses, a CRD records its storage version; embedded metadata as on create. */
 export function completeUpdate(kind: string, obj: Obj, old: Obj, ctx: Omit<CreateContext, 'uid'>): void {
   if (kind === 'Service' && isPlainObject(obj.spec)) {
     const oldSpec = isPlainObject(old.spec) ? old.spec : {};
@@ -222,6 +222,7 @@ export function completeUpdate(kind: string, obj: Obj, old: Obj, ctx: Omit<Creat
     const others = { clusterIPs: new Set([...used.clusterIPs].filter((ip) => !own.clusterIPs.has(ip))), nodePorts: new Set([...used.nodePorts].filter((p) => !own.nodePorts.has(p))) };
     allocateService(obj.spec, others, ctx.random, String(obj.metadata?.name ?? ''));
   }
+  if (kind === 'CustomResourceDefinition') recordStorageVersion(obj);
   nullTemplateTimestamps(kind, obj);
 }
 

@@ -4,7 +4,7 @@
  * validateAdmissionReviewVersions in pkg/apis/admissionregistration/validation). Pure.
  */
 import { goStringSlice, invalidField, notSupportedField, requiredField, type FieldError } from './field-errors';
-import { isDns1035Label } from './names';
+import { recognizedOrEmpty, REVIEW_VERSIONS, validateReviewVersions } from './review-versions-validation';
 import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
@@ -12,7 +12,6 @@ type Obj = Record<string, any>;
 const SUPPORTED_OPERATIONS = ['*', 'CONNECT', 'CREATE', 'DELETE', 'UPDATE'];
 const VALID_SCOPES = ['*', 'Cluster', 'Namespaced'];
 /** The AdmissionReview versions the prior apiserver version understands. */
-const ACCEPTED_REVIEW_VERSIONS = ['v1', 'v1beta1'];
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map((s) => String(s ?? '')) : []);
 const hasWildcard = (values: readonly string[]) => values.includes('*');
@@ -82,31 +81,14 @@ function validateResources(resources: string[], path: string): FieldError[] {
   return errs;
 }
 
-/** validateAdmissionReviewVersions: at least one, no duplicates, DNS-1035 labels, one this apiserver knows (when required). */
+/** validateAdmissionReviewVersions: see validateReviewVersions. */
 export function validateAdmissionReviewVersions(value: unknown, requireRecognized: boolean, path: string): FieldError[] {
-  const versions = strings(value);
-  const accepted = ACCEPTED_REVIEW_VERSIONS.join(', ');
-  if (versions.length < 1) return [requiredField(path, `must specify one of ${accepted}`)];
-  const errs: FieldError[] = [];
-  const seen = new Set<string>();
-  let hasAccepted = false;
-  versions.forEach((v, i) => {
-    if (seen.has(v)) {
-      errs.push(invalidField(`${path}[${i}]`, v, 'duplicate version'));
-      return;
-    }
-    seen.add(v);
-    for (const msg of isDns1035Label(v)) errs.push(invalidField(`${path}[${i}]`, v, msg));
-    if (ACCEPTED_REVIEW_VERSIONS.includes(v)) hasAccepted = true;
-  });
-  if (requireRecognized && !hasAccepted) errs.push(invalidField(path, goStringSlice(versions), `must include at least one of ${accepted}`));
-  return errs;
+  return validateReviewVersions(strings(value), requireRecognized, path, `must specify one of ${REVIEW_VERSIONS.join(', ')}`);
 }
 
 /** The old object's webhooks each name a known version (or none): the update keeps requiring one. */
 export function hasAcceptedReviewVersions(webhooks: readonly Obj[]): boolean {
   return webhooks.every((hook) => {
-    const versions = strings(hook.admissionReviewVersions);
-    return versions.length === 0 || versions.some((v) => ACCEPTED_REVIEW_VERSIONS.includes(v));
+    return recognizedOrEmpty(strings(hook.admissionReviewVersions));
   });
 }

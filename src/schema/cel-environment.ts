@@ -8,9 +8,10 @@
  * versions (./cel-go-strings). Errors a rule raises when evaluated are given cel-go's texts by
  * `celRuntimeError`. Pure.
  */
-import { Environment } from '@marcbachmann/cel-js';
+import type * as Cel from '@marcbachmann/cel-js' with { 'resolution-mode': 'import' };
 import { GO_FUNCTIONS, withGoStringFunctions } from './cel-go-strings';
 import { withKubernetesLibrary } from './cel-library';
+import { celLibrary } from './cel-module';
 import { celCheckError, typeCheckError } from './cel-type-check';
 import type { CelScalars } from './cel-value';
 import { re2RegExp } from './re2-regexp';
@@ -22,10 +23,12 @@ export type CompiledRule =
   | { program: (vars: Obj) => unknown; transition: boolean; error?: undefined }
   | { error: string; program?: undefined; transition?: undefined };
 
-let shared: { env: Environment; scalars: CelScalars } | undefined;
+type Environment = Cel.Environment;
 
+let shared: { env: Environment; scalars: CelScalars } | undefined;
 function environment(): { env: Environment; scalars: CelScalars } {
   if (shared) return shared;
+  const { Environment } = celLibrary();
   const env = withGoStringFunctions(withKubernetesLibrary(new Environment({ homogeneousAggregateLiterals: false }).registerVariable('self', 'dyn').registerVariable('oldSelf', 'dyn')));
   const scalar = new Environment().registerVariable('text', 'string');
   const parser = (expression: string) => {

@@ -6,7 +6,8 @@
  * timestamps. A function that fails throws an Error whose message is the text
  * cel-go's function returns. Pure.
  */
-import { Environment } from '@marcbachmann/cel-js';
+import type { Environment } from '@marcbachmann/cel-js' with { 'resolution-mode': 'import' };
+import { celLibrary } from './cel-module';
 import { parseGoUrl, type ParsedUrl } from '../k8s/go-url';
 import { re2RegExp } from './re2-regexp';
 
@@ -78,7 +79,7 @@ let shared: { add(a: unknown, b: unknown): unknown; value(expression: string): u
 /** CEL's + (its overflow checks included) and constants, from the library itself. */
 function arithmetic(): NonNullable<typeof shared> {
   if (shared) return shared;
-  const env = new Environment().registerVariable('a', 'dyn').registerVariable('b', 'dyn');
+  const env = new (celLibrary().Environment)().registerVariable('a', 'dyn').registerVariable('b', 'dyn');
   const plus = env.parse('a + b');
   const constants = new Map<string, unknown>();
   return (shared = {

@@ -9,7 +9,8 @@
  * the node's type: rules are checked against it so that a field the schema does not have is the
  * apiserver's compile errors (./cel-type-check). Pure.
  */
-import { Environment } from '@marcbachmann/cel-js';
+import type { Environment } from '@marcbachmann/cel-js' with { 'resolution-mode': 'import' };
+import { celLibrary } from './cel-module';
 import { withKubernetesLibrary } from './cel-library';
 import { escapeCelName } from './cel-value';
 
@@ -82,7 +83,7 @@ export function typedEnvironments(openAPIV3Schema: Obj): TypedEnvironments {
 
   typeOf(openAPIV3Schema, true);
   // Literals' element types are checked as cel-go checks them, where dyn joins any type (./cel-type-check).
-  const base = withKubernetesLibrary(new Environment({ homogeneousAggregateLiterals: false }));
+  const base = withKubernetesLibrary(new (celLibrary().Environment)({ homogeneousAggregateLiterals: false }));
   // A type is registered after the types of its fields (objects lists them children first).
   for (const o of objects) {
     base.registerType(o.name, { fields: o.fields });

@@ -11,6 +11,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { matchesFormat } from './string-formats';
 import { invalidField, notSupportedField, requiredField, type FieldError, type FieldValue } from '../k8s/field-errors';
+import { jsonType } from '../k8s/schema-value-validation';
 import { isPlainObject } from '../wire/json-object';
 
 type Obj = Record<string, any>;
@@ -79,13 +80,6 @@ function valueAt(obj: unknown, instancePath: string): unknown {
   let v: any = obj;
   for (const raw of instancePath.split('/').slice(1)) v = v?.[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
   return v;
-}
-
-function jsonType(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
-  return typeof v;
 }
 
 function shown(v: unknown): FieldValue {

@@ -22,6 +22,7 @@ export { crdDefinitionName, crdSchema, structuralNode } from './crd-schema';
 export { applyStructuralDefaults } from './structural-defaults';
 export { customResourceValidator, type CustomResourceValidator } from './crd-validation';
 export { celValidator, type CelValidator } from './cel-validator';
+export { loadCelLibrary } from './cel-module';
 export { crdValidationRuleErrors } from './crd-rule-validation';
 export { FieldSet, pathString } from './field-set';
 export { applyConfiguration, managedFieldsAfterUpdate, type ApplyWrite, type UpdateWrite } from './field-manager';

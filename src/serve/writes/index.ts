@@ -1,4 +1,5 @@
 /** src/serve/writes: create, update, patch, delete and deletecollection against the store. */
+import { loadCelLibrary } from '../../schema';
 import type { ResourceRequest } from '../resource-request';
 import { handleCreate } from './create';
 import { handleDelete } from './delete';
@@ -19,7 +20,9 @@ export { podSubresourceHandler } from './pod-subresources';
 
 export const WRITE_VERBS = ['create', 'update', 'patch', 'delete', 'deletecollection'] as const;
 
-export function handleWrite(ctx: ResourceRequest, deps: WriteDeps): Promise<void> {
+export async function handleWrite(ctx: ResourceRequest, deps: WriteDeps): Promise<void> {
+  // A CRD's validation rules are compiled when it is written: the CEL library is loaded first.
+  if (ctx.info.resource === 'customresourcedefinitions' && ctx.info.apiGroup === 'apiextensions.k8s.io') await loadCelLibrary();
   switch (ctx.info.verb) {
     case 'create':
       return handleCreate(ctx, deps);

@@ -9,7 +9,8 @@ import { validatePodEphemeralContainersUpdate } from '../../k8s/pod-ephemeral-va
 import { sameJsonContent } from '../../wire/json-object';
 import type { FieldError } from '../../k8s/field-errors';
 import type { ManagedFieldsEntry, ManagedScope } from '../../k8s/managed-fields';
-import { generateName, nameValidatorFor, randomUid, type Random } from '../../k8s/names';
+import { crdNameValidator } from '../../k8s/crd-validation';
+import { generateName, nameValidatorFor, randomUid, type NameValidator, type Random } from '../../k8s/names';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../k8s/object-meta-validation';
 import { applyDefaults, completeCreate, completeUpdate } from '../../k8s/object-defaults';
 import { omitEmptyData } from '../../k8s/omit-empty-data';
@@ -58,11 +59,11 @@ export function prepareCreate(obj: Obj, target: WriteTarget, actor: Actor, appli
   if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName, actor.random);
   normaliseCreate(obj, target);
   const errs = [
-    ...validateObjectMeta(meta, resource.namespaced, nameValidatorFor(resource.info.group, resource.info.resource)),
+    ...validateObjectMeta(meta, resource.namespaced, nameValidator(obj, target)),
     ...validateConfigData(resource.codec.type.kind, obj),
     ...(rules.builtin ? validateBuiltinSpec(resource.codec.type.kind, obj) : []),
-    ...(rules.builtin ? schemaRuleErrors(resource, obj) : []),
   ];
+  if (rules.builtin) errs.push(...schemaRuleErrors(resource, obj, errs));
   if (resource.custom) {
     normaliseCustomResource(resource.custom, obj, true);
     errs.push(...customResourceErrors(resource.custom, obj, undefined, errs));
@@ -90,6 +91,13 @@ export function admissionView(obj: Obj, target: WriteTarget, old?: Obj): Obj {
   if (!old && target.resource.namespaced) meta.namespace = target.namespace;
   if (target.rules.builtin) applyDefaults(target.resource.codec.type.kind, obj, old);
   return obj;
+}
+
+/** The resource's metadata.name rule (a CRD's name must also be `<plural>.<group>`). */
+function nameValidator(obj: Obj, target: WriteTarget): NameValidator {
+  const { group, resource } = target.resource.info;
+  if (target.rules.builtin && group === 'apiextensions.k8s.io' && resource === 'customresourcedefinitions') return crdNameValidator(obj);
+  return nameValidatorFor(group, resource);
 }
 
 /** The namespace, empty metadata left out, the kind's create defaults: what prepareCreate does before validating. */
@@ -123,9 +131,14 @@ export function createManagedFields(obj: Obj, target: WriteTarget, actor: Actor)
   return createdFields(copy, target, actor);
 }
 
-/** A CustomResourceDefinition's validation rules, checked as the apiserver checks them when the CRD is written (src/schema/crd-rule-validation). */
-function schemaRuleErrors(resource: ServedResource, obj: Obj): FieldError[] {
+/**
+ * A CustomResourceDefinition's validation rules compiled as the apiserver compiles them when the
+ * CRD is written (src/schema/crd-rule-validation) — not when its schema has errors of its own
+ * (`earlier`: the spec validation's), where the apiserver builds no CEL types.
+ */
+function schemaRuleErrors(resource: ServedResource, obj: Obj, earlier: readonly FieldError[]): FieldError[] {
   if (resource.info.group !== 'apiextensions.k8s.io' || resource.info.resource !== 'customresourcedefinitions') return [];
+  if (earlier.some((e) => e.field.includes('.openAPIV3Schema'))) return [];
   return crdValidationRuleErrors(obj);
 }
 
@@ -182,8 +195,8 @@ export function prepareUpdate(old: Obj, next: Obj, target: WriteTarget, actor: A
     ...validateConfigData(kind, result),
     ...(rules.builtin && mode.subresource === '' ? validateBuiltinSpecUpdate(kind, result, old) : []),
     ...(mode.subresource === 'ephemeralcontainers' ? validatePodEphemeralContainersUpdate(result, old) : []),
-    ...(rules.builtin && mode.subresource === '' ? schemaRuleErrors(resource, result) : []),
   ];
+  if (rules.builtin && mode.subresource === '') errs.push(...schemaRuleErrors(resource, result, errs));
   if (resource.custom) {
     normaliseCustomResource(resource.custom, result, false);
     errs.push(...customResourceErrors(resource.custom, result, old, errs));
