@@ -8,7 +8,7 @@
  */
 import { fieldErrorText, forbiddenField, invalidField, requiredField, type FieldError } from './field-errors';
 import { isPlainObject } from '../wire/json-object';
-import { goRegexpError } from './go-regexp';
+import { re2RegExp } from './re2-regexp';
 
 type Obj = Record<string, any>;
 type Level = 'root' | 'item' | 'field';
@@ -160,8 +160,8 @@ function valueValidation(s: Obj, skipAnyOf: boolean, skipFirstAllOfAnyOf: boolea
   if (not) errs.push(...nested(not, false, lvl, `${path}.not`));
   const pattern = str(s.pattern);
   if (pattern.length > 0) {
-    const err = goRegexpError(pattern);
-    if (err) errs.push(invalidField(`${path}.pattern`, pattern, `must be a valid regular expression, but isn't: ${err}`));
+    const err = re2RegExp(pattern);
+    if (typeof err === 'string') errs.push(invalidField(`${path}.pattern`, pattern, `must be a valid regular expression, but isn't: ${err}`));
   }
   return errs;
 }

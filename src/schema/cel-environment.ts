@@ -14,7 +14,7 @@ import { withKubernetesLibrary } from './cel-library';
 import { celLibrary } from './cel-module';
 import { celCheckError, typeCheckError } from './cel-type-check';
 import type { CelScalars } from './cel-value';
-import { re2RegExp } from './re2-regexp';
+import { re2RegExp } from '../k8s/re2-regexp';
 
 type Obj = Record<string, any>;
 

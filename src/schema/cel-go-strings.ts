@@ -10,7 +10,7 @@
 import type { Environment } from '@marcbachmann/cel-js' with { 'resolution-mode': 'import' };
 import { listIndexOf } from './cel-library';
 import { isObjectList } from './cel-value';
-import { re2RegExp } from './re2-regexp';
+import { re2RegExp } from '../k8s/re2-regexp';
 
 /** A member function's name in rules → the name of cel-go's version here. */
 export const GO_FUNCTIONS: Readonly<Record<string, string>> = {

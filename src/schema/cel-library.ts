@@ -9,7 +9,7 @@
 import type { Environment } from '@marcbachmann/cel-js' with { 'resolution-mode': 'import' };
 import { celLibrary } from './cel-module';
 import { parseGoUrl, type ParsedUrl } from '../k8s/go-url';
-import { re2RegExp } from './re2-regexp';
+import { re2RegExp } from '../k8s/re2-regexp';
 
 /** A `kubernetes.URL` value: a URL `url()` accepted. */
 export class CelUrl {

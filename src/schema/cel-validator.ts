@@ -9,8 +9,8 @@
  * their keys). A rule that is not true is a FieldValueInvalid at the node's path (`<nil>` at the
  * root) whose value is the schema's type: its `message`, or `failed rule: RULE`; an evaluation
  * error is `ERR evaluating rule: RULE` (`'no such overload': call arguments did not match …` for
- * an operator or function applied to the wrong types). Not covered: the runtime cost budget.
- * Pure.
+ * an operator or function applied to the wrong types). A rule that does not compile (a recorded
+ * CRD's, from a newer cluster's CEL) is not evaluated. Not covered: the runtime cost budget. Pure.
  */
 import { invalidField, type FieldError } from '../k8s/field-errors';
 import { celRuntimeError, celScalars, compileCelRule, type CompiledRule } from './cel-environment';
@@ -112,10 +112,10 @@ function evaluate(node: RuleNode, path: string, value: unknown, old: unknown, re
     const shown = ruleText(r);
     // An empty rule compiles to no program (compileRule), before any error.
     if (r.rule.trim() === '') continue;
-    if (r.compiled.error !== undefined) {
-      errs.push(invalidField(field, type, `rule compile error: ${r.compiled.error}`));
-      continue;
-    }
+    // Only a recorded CRD can hold a rule that does not compile here (serve refuses one when the
+    // CRD is written): the recorded cluster accepted it, so it is not evaluated rather than
+    // failing every write as the apiserver's `rule compile error` would.
+    if (r.compiled.error !== undefined) continue;
     if (r.compiled.transition && (old === null || old === undefined)) continue;
     self ??= celValue(value, node.schema, scalars, resourceRoot, shared);
     if (r.compiled.transition) oldSelf ??= celValue(old, node.schema, scalars, resourceRoot, shared);

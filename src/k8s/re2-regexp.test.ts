@@ -32,3 +32,22 @@ describe('re2RegExp (RE2 patterns as Go reads them)', () => {
     expect(re2RegExp('(a)\\1')).toBe('error parsing regexp: invalid escape sequence: `\\1`');
   });
 });
+
+describe('re2RegExp: regexp.Compile\'s errors for the mistakes a schema\'s pattern most often holds', () => {
+  it.each([
+    ['^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', undefined],
+    ['^[]a]+$', undefined],
+    ['\\d+(\\.\\d+)?', undefined],
+    ['^(?=a)', 'error parsing regexp: invalid or unsupported Perl syntax: `(?=`'],
+    // Go before 1.22 reads `(?<` as the unknown flag
+    ['(?<!a)b', 'error parsing regexp: invalid or unsupported Perl syntax: `(?<`'],
+    ['(a)\\1', 'error parsing regexp: invalid escape sequence: `\\1`'],
+    ['(abc', 'error parsing regexp: missing closing ): `(abc`'],
+    ['abc)', 'error parsing regexp: unexpected ): `abc)`'],
+    ['[abc', 'error parsing regexp: missing closing ]: `[abc`'],
+    ['*a', 'error parsing regexp: missing argument to repetition operator: `*`'],
+  ])('%s', (pattern, error) => {
+    const re = re2RegExp(pattern);
+    expect(typeof re === 'string' ? re : undefined).toBe(error);
+  });
+});

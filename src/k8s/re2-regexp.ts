@@ -1,6 +1,7 @@
 /**
- * An RE2 pattern (Go's regexp, which CEL's `matches` and the Kubernetes `find`/`findAll` use) as
- * a JavaScript RegExp, or Go's parse error (`error parsing regexp: missing closing ]: `[a``).
+ * An RE2 pattern (Go's regexp: a CRD schema's `pattern`, CEL's `matches` and the Kubernetes
+ * `find`/`findAll`) as a JavaScript RegExp, or Go's parse error (`error parsing regexp: missing
+ * closing ]: `[a``).
  * Translated: flags `(?i)` `(?s)` `(?m)` (set inside a pattern or a group, they apply to all of
  * it), `(?P<name>`, `\A` and `\z`, POSIX classes (`[[:alpha:]]`); refused as Go refuses them:
  * lookarounds, `(?<name>`, backreferences. The rest is the syntax both share (JavaScript's
