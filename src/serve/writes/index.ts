@@ -20,9 +20,13 @@ export { podSubresourceHandler } from './pod-subresources';
 
 export const WRITE_VERBS = ['create', 'update', 'patch', 'delete', 'deletecollection'] as const;
 
-export async function handleWrite(ctx: ResourceRequest, deps: WriteDeps): Promise<void> {
+export function handleWrite(ctx: ResourceRequest, deps: WriteDeps): Promise<void> {
   // A CRD's validation rules are compiled when it is written: the CEL library is loaded first.
-  if (ctx.info.resource === 'customresourcedefinitions' && ctx.info.apiGroup === 'apiextensions.k8s.io') await loadCelLibrary();
+  if (ctx.info.resource === 'customresourcedefinitions' && ctx.info.apiGroup === 'apiextensions.k8s.io') return loadCelLibrary().then(() => writeVerb(ctx, deps));
+  return writeVerb(ctx, deps);
+}
+
+function writeVerb(ctx: ResourceRequest, deps: WriteDeps): Promise<void> {
   switch (ctx.info.verb) {
     case 'create':
       return handleCreate(ctx, deps);
