@@ -63,7 +63,7 @@ export function prepareCreate(obj: Obj, target: WriteTarget, actor: Actor, appli
     ...validateConfigData(resource.codec.type.kind, obj),
     ...(rules.builtin ? validateBuiltinSpec(resource.codec.type.kind, obj) : []),
   ];
-  if (rules.builtin) errs.push(...schemaRuleErrors(resource, obj, errs));
+  errs.push(...schemaRuleErrors(target, obj, errs));
   if (resource.custom) {
     normaliseCustomResource(resource.custom, obj, true);
     errs.push(...customResourceErrors(resource.custom, obj, undefined, errs));
@@ -93,11 +93,15 @@ export function admissionView(obj: Obj, target: WriteTarget, old?: Obj): Obj {
   return obj;
 }
 
+/** Whether the resource is the built-in CustomResourceDefinitions. */
+function isCrds(target: WriteTarget): boolean {
+  const { group, resource } = target.resource.info;
+  return target.rules.builtin && group === 'apiextensions.k8s.io' && resource === 'customresourcedefinitions';
+}
+
 /** The resource's metadata.name rule (a CRD's name must also be `<plural>.<group>`). */
 function nameValidator(obj: Obj, target: WriteTarget): NameValidator {
-  const { group, resource } = target.resource.info;
-  if (target.rules.builtin && group === 'apiextensions.k8s.io' && resource === 'customresourcedefinitions') return crdNameValidator(obj);
-  return nameValidatorFor(group, resource);
+  return isCrds(target) ? crdNameValidator(obj) : nameValidatorFor(target.resource.info.group, target.resource.info.resource);
 }
 
 /** The namespace, empty metadata left out, the kind's create defaults: what prepareCreate does before validating. */
@@ -136,9 +140,8 @@ export function createManagedFields(obj: Obj, target: WriteTarget, actor: Actor)
  * CRD is written (src/schema/crd-rule-validation) — not when its schema has errors of its own
  * (`earlier`: the spec validation's), where the apiserver builds no CEL types.
  */
-function schemaRuleErrors(resource: ServedResource, obj: Obj, earlier: readonly FieldError[]): FieldError[] {
-  if (resource.info.group !== 'apiextensions.k8s.io' || resource.info.resource !== 'customresourcedefinitions') return [];
-  if (earlier.some((e) => e.field.includes('.openAPIV3Schema'))) return [];
+function schemaRuleErrors(target: WriteTarget, obj: Obj, earlier: readonly FieldError[]): FieldError[] {
+  if (!isCrds(target) || earlier.some((e) => e.field.includes('.openAPIV3Schema'))) return [];
   return crdValidationRuleErrors(obj);
 }
 
@@ -196,7 +199,7 @@ export function prepareUpdate(old: Obj, next: Obj, target: WriteTarget, actor: A
     ...(rules.builtin && mode.subresource === '' ? validateBuiltinSpecUpdate(kind, result, old) : []),
     ...(mode.subresource === 'ephemeralcontainers' ? validatePodEphemeralContainersUpdate(result, old) : []),
   ];
-  if (rules.builtin && mode.subresource === '') errs.push(...schemaRuleErrors(resource, result, errs));
+  if (mode.subresource === '') errs.push(...schemaRuleErrors(target, result, errs));
   if (resource.custom) {
     normaliseCustomResource(resource.custom, result, false);
     errs.push(...customResourceErrors(resource.custom, result, old, errs));
