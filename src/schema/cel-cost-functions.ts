@@ -27,12 +27,16 @@ export const add = (a: Range, b: Range): Range => ({ min: satAdd(a.min, b.min), 
 export const multiply = (a: Range, b: Range): Range => ({ min: satMul(a.min, b.min), max: satMul(a.max, b.max) });
 export const union = (a: Range, b: Range): Range => ({ min: a.min < b.min ? a.min : b.min, max: a.max > b.max ? a.max : b.max });
 
-/** multiplyByCostFactor: the float product rounded up (in float64, as Go computes it), saturating. */
+/** Go's uint64() of a float64 on amd64: a value from 2^64 up (an unbounded size, 2^64 - 1, is 2^64 as a float64) becomes 2^63. */
+export function goUint64(f: number): bigint {
+  return f >= 18446744073709551616 ? 1n << 63n : BigInt(f);
+}
+
+/** multiplyByCostFactor: the float product rounded up (in float64, as Go computes it); over 2^64 it saturates. */
 function byFactor(x: bigint, factor: number): bigint {
   const xf = Number(x);
   if (xf > 0 && factor > 0 && xf > 18446744073709551615 / factor) return MAX_U64;
-  const product = BigInt(Math.ceil(xf * factor));
-  return product > MAX_U64 ? MAX_U64 : product;
+  return goUint64(Math.ceil(xf * factor));
 }
 
 export const costFactor = (r: Range, factor: number): Range => ({ min: byFactor(r.min, factor), max: byFactor(r.max, factor) });
@@ -194,7 +198,7 @@ function replacedSize(sz: Range, toReplace: Range, replaceWith: Range): Range {
   } else if (replaceWith.max <= toReplace.min) {
     retained.max = sz.max;
   } else {
-    count.max = BigInt(Math.ceil(Number(sz.max) / Number(toReplace.min)));
+    count.max = goUint64(Math.ceil(Number(sz.max) / Number(toReplace.min)));
   }
   if (toReplace.max === 0n) {
     count.min = sz.min < MAX_U64 ? sz.min + 1n : sz.min;
@@ -202,7 +206,7 @@ function replacedSize(sz: Range, toReplace: Range, replaceWith: Range): Range {
   } else if (toReplace.max <= replaceWith.min) {
     retained.min = sz.min;
   } else {
-    count.min = BigInt(Math.ceil(Number(sz.min) / Number(toReplace.max)));
+    count.min = goUint64(Math.ceil(Number(sz.min) / Number(toReplace.max)));
   }
   return add(multiply(count, replaceWith), retained);
 }
@@ -215,7 +219,7 @@ export function listElement(list: CostNode): CostNode | undefined {
 }
 
 /** `list<T>` → T. */
-export function listElementType(type: string | undefined): string | undefined {
+function listElementType(type: string | undefined): string | undefined {
   const m = /^list<(.*)>$/.exec(type ?? '');
   return m ? m[1]! : undefined;
 }

@@ -30,6 +30,8 @@ describe('estimateRuleCost (cel-go v0.12.7 checker.Cost with v1.26\'s sizes)', (
     expect(cost('-1 < self.replicas')).toBe(3n);
     // objects have no size: == costs 0 beyond its operands (2 + 2)
     expect(cost('self.tls == oldSelf.tls')).toBe(4n);
+    // cel-go's parser drops an even number of `!`: !!x costs x's 3, !x one more
+    expect([cost('!!(self.replicas >= 0)'), cost('!(self.replicas >= 0)')]).toEqual([3n, 4n]);
   });
 
   it('string functions cost by the sizes of the strings', () => {
@@ -54,8 +56,10 @@ describe('estimateRuleCost (cel-go v0.12.7 checker.Cost with v1.26\'s sizes)', (
     expect(cost("self.tags.map(t, t + '-').size() > 0")).toBe(195n);
     // map keys are strings of no size: self.labels[k] (32 bytes) != k (0) costs only its operands (4 + 1) → 2 + 1 + 5 × (2 + 1 + 5)
     expect(cost('self.labels.all(k, self.labels[k] != k)')).toBe(43n);
-    // the list of a filter has no size estimate: iterating it is unbounded
+    // the list of a filter has no size estimate: iterating it is unbounded (2^64 - 1, saturated)
     expect(cost("self.tags.filter(t, t != '').all(t, t != 'x')")).toBe(18446744073709551615n);
+    // `in` of such a list: its unbounded size times 1.0 is 2^64 as a float64, which Go's uint64() on amd64 makes 2^63; + 153 (the filter: 2 + 10 + 1 + 10 × (1 + 13)) + 2 (name)
+    expect(cost("self.name in self.tags.filter(t, t != '')")).toBe(2n ** 63n + 155n);
   });
 
   it('Kubernetes library functions cost as library/cost.go estimates them', () => {

@@ -6,13 +6,14 @@
  * step and loop condition times the size of the range), with the sizes of the rule's values from
  * its schema node's types (./cel-decl-sizes) found by the field path from `self`, as the
  * apiextensions size estimator finds them. Walks the CEL library's checked tree, costing each
- * macro as cel-go's expansion of it; a shape it does not know costs 0, so the estimate is never
- * above cel-go's for it. Pure.
+ * macro as cel-go's expansion of it. Where the tree cannot tell what cel-go's parser made, the
+ * estimate is the lower: a shape it does not know (optional syntax, `cel.bind`) costs 0, a
+ * parenthesised double negation `!(!x)` costs as `x`. Pure.
  */
 import type { Environment } from '@marcbachmann/cel-js' with { 'resolution-mode': 'import' };
-import { add, functionCost, MAX_U64, multiply, ONE, union, UNKNOWN_SIZE, ZERO, type CostNode, type Overload, type Range } from './cel-cost-functions';
+import { add, functionCost, MAX_U64, multiply, ONE, union, UNKNOWN_SIZE, ZERO, type CostNode, type Range } from './cel-cost-functions';
+import { overloads, typeKind } from './cel-cost-overloads';
 import type { DeclSize } from './cel-decl-sizes';
-import { OBJECT_TYPE_PREFIX } from './cel-types';
 
 type Node = { op: string; args: any; checkedType?: { name?: string } };
 
@@ -76,9 +77,8 @@ class Coster {
         return this.call(n, name, args[1] as Node, list);
       }
       case '-_':
-        return negativeLiteral(n) ? ZERO : this.call(n, n.op, undefined, [args as Node]);
       case '!_':
-        return this.call(n, n.op, undefined, [args as Node]);
+        return this.unary(n);
       case '&&': case '||': case '?:': case '==': case '!=': case '<': case '<=': case '>': case '>=':
       case '+': case '-': case '*': case '/': case '%': case 'in': case '[]':
         return this.call(n, n.op, undefined, args as Node[]);
@@ -86,6 +86,22 @@ class Coster {
         // Optional selections and indexes, bind, …: not in v1.26's CEL; costed 0.
         return ZERO;
     }
+  }
+
+  /**
+   * `!x`, `-x`: cel-go's parser drops an even number of `!` or `-` written together (`!!x` is
+   * `x`), and `-1` is one constant. Chains are counted whether or not they are parenthesised
+   * (`!(!x)` is two calls to cel-go: costed 2 less here) and a chain over a number costs 0.
+   */
+  private unary(n: Node): Range {
+    let operand = n.args as Node;
+    let count = 1;
+    while (isNode(operand) && operand.op === n.op) {
+      operand = operand.args as Node;
+      count++;
+    }
+    if (n.op === '-_' && isNode(operand) && operand.op === 'value' && (typeof operand.args === 'number' || typeof operand.args === 'bigint')) return ZERO;
+    return count % 2 === 0 ? this.cost(operand) : this.call(n, n.op, undefined, [operand]);
   }
 
   /** An identifier: a comprehension's variable has the path of its range's elements (or keys), any other the variable's name. */
@@ -223,68 +239,4 @@ function literalSize(n: Node): Range | undefined {
   else if (n.op === 'list' || n.op === 'map') v = BigInt((n.args as unknown[]).length);
   else return undefined;
   return { min: v, max: v };
-}
-
-type Kind = 'list' | 'map' | 'object' | 'param' | 'dyn' | 'string' | 'bytes' | 'other';
-
-/** The kind of a checked type, as cel-go's kindOf tells them apart here. */
-function typeKind(t: string | undefined): Kind {
-  if (t === undefined || t === 'dyn' || t.startsWith('dyn<')) return 'dyn';
-  if (t.startsWith('list<')) return 'list';
-  if (t.startsWith('map<')) return 'map';
-  if (t === 'string' || t === 'bytes') return t;
-  if (t.startsWith(OBJECT_TYPE_PREFIX) || t === 'kubernetes.URL') return 'object';
-  if (/^[A-Z]$/.test(t)) return 'param';
-  return 'other';
-}
-
-/** The overloads cel-go's checker resolves a call to, as far as cost rules tell them apart (a `dyn` operand matches several). */
-function overloads(fn: string, target: Node | undefined, args: Node[]): Overload[] {
-  const kinds = args.map((a) => typeKind(typeOf(a)));
-  const all = (k: Kind) => kinds.every((x) => x === k || x === 'dyn');
-  switch (fn) {
-    case '&&':
-      return ['logical_and'];
-    case '||':
-      return ['logical_or'];
-    case '?:':
-      return ['conditional'];
-    case '==':
-      return ['equals'];
-    case '!=':
-      return ['not_equals'];
-    case '<': case '<=': case '>': case '>=': {
-      const out: Overload[] = [];
-      if (all('string')) out.push('compare_string');
-      if (all('bytes')) out.push('compare_bytes');
-      if (kinds.some((k) => k !== 'string' && k !== 'bytes')) out.push('other');
-      return out;
-    }
-    case '+': {
-      const out: Overload[] = [];
-      if (all('string')) out.push('add_string');
-      if (all('bytes')) out.push('add_bytes');
-      if (all('list')) out.push('add_list');
-      if (kinds.every((k) => k !== 'string' && k !== 'bytes' && k !== 'list')) out.push('other');
-      return out.length ? out : ['other'];
-    }
-    case 'in':
-      return kinds[1] === 'list' ? ['in_list'] : kinds[1] === 'dyn' ? ['in_list', 'other'] : ['other'];
-    case '[]':
-      return kinds[0] === 'list' ? ['index_list'] : kinds[0] === 'map' ? ['index_map'] : kinds[0] === 'dyn' ? ['index_list', 'index_map'] : ['other'];
-    case 'contains':
-      return target ? ['contains_string'] : ['other'];
-    case 'startsWith':
-      return target ? ['starts_with_string'] : ['other'];
-    case 'endsWith':
-      return target ? ['ends_with_string'] : ['other'];
-    case 'matches':
-      return target ? ['matches_string'] : ['other'];
-    case 'bytes':
-      return !target && kinds[0] === 'string' ? ['string_to_bytes'] : !target && kinds[0] === 'dyn' ? ['string_to_bytes', 'other'] : ['other'];
-    case 'string':
-      return !target && kinds[0] === 'bytes' ? ['bytes_to_string'] : !target && kinds[0] === 'dyn' ? ['bytes_to_string', 'other'] : ['other'];
-    default:
-      return ['other'];
-  }
 }
