@@ -25,7 +25,8 @@ const spec = {
     expiry: { type: 'string', format: 'date-time' }, issued: { type: 'string', format: 'date-time' }, timeout: { type: 'string' },
     items: { type: 'array', maxItems: 10, items: { type: 'object', properties: { name: { type: 'string' }, weight: { type: 'integer' }, primary: { type: 'boolean' } } } },
     labels: { type: 'object', additionalProperties: { type: 'string' } }, pct: { 'x-kubernetes-int-or-string': true },
-    names: { type: 'array', items: { type: 'string' } },
+    // Bounded: matches() over a list of strings without maxItems and maxLength exceeds v1.26's estimated cost limit.
+    names: { type: 'array', maxItems: 10, items: { type: 'string', maxLength: 63 } },
   },
 };
 const schema = { type: 'object', 'x-kubernetes-validations': [v('self.metadata.name.size() <= 63'), v('self.spec.replicas == 0 || has(self.spec.mode)')], properties: { spec } };

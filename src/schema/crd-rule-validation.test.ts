@@ -28,7 +28,7 @@ describe('crdValidationRuleErrors (a CRD\'s rules as a v1.26 create or update ch
   });
 
   it('rules are type-checked as cel-go v0.12 checks them: no cross-type numeric comparisons, operands of one type, list literals of one type, a boolean result', () => {
-    const typed = { type: 'object', properties: { replicas: { type: 'integer' }, ratio: { type: 'number' }, name: { type: 'string' }, port: { 'x-kubernetes-int-or-string': true }, tags: { type: 'array', items: { type: 'string' } }, sub: { type: 'object', properties: { a: { type: 'string' } } } } };
+    const typed = { type: 'object', properties: { replicas: { type: 'integer' }, ratio: { type: 'number' }, name: { type: 'string' }, port: { 'x-kubernetes-int-or-string': true }, tags: { type: 'array', maxItems: 10, items: { type: 'string' } }, sub: { type: 'object', properties: { a: { type: 'string' } } } } };
     const compile = (rule: string) => texts(crd(withSpec({ ...typed, 'x-kubernetes-validations': rules(rule) }))).map((t) => t.replace(/^.*?Message:""\}: /s, ''));
     expect(compile('self.ratio >= 0')).toEqual([`compilation failed: ERROR: <input>:1:12: found no matching overload for '_>=_' applied to '(double, int)'\n | self.ratio >= 0\n | ${'.'.repeat(11)}^`]);
     expect(compile('self.replicas < self.ratio')).toEqual([`compilation failed: ERROR: <input>:1:15: found no matching overload for '_<_' applied to '(int, double)'\n | self.replicas < self.ratio\n | ${'.'.repeat(14)}^`]);
@@ -77,7 +77,7 @@ describe('crdValidationRuleErrors (a CRD\'s rules as a v1.26 create or update ch
     const lists = withSpec({
       type: 'object',
       properties: {
-        atomic: { type: 'array', items: { type: 'object', properties: { a: { type: 'string', 'x-kubernetes-validations': rules('self == oldSelf') } } } },
+        atomic: { type: 'array', maxItems: 10, items: { type: 'object', properties: { a: { type: 'string', 'x-kubernetes-validations': rules('self == oldSelf') } } } },
         keyed: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['k'], items: { type: 'object', required: ['k'], properties: { k: { type: 'string' } }, 'x-kubernetes-validations': rules('self == oldSelf') } },
       },
     });
