@@ -53,7 +53,8 @@ export function compileCelRule(rule: string, typed?: Environment): CompiledRule 
   const { env } = environment();
   try {
     const checked = env.check(rule);
-    if (!checked.valid) return { error: `compilation failed: ${compileError(rule, checked.error)}` };
+    // A check error is given in the node's types where they are known (`(string, string)`, not `(dyn, string)`).
+    if (!checked.valid) return { error: (typed && typeCheckError(rule, typed)) || `compilation failed: ${compileError(rule, checked.error)}` };
     const typeError = typed ? typeCheckError(rule, typed) : checked.type !== 'bool' && checked.type !== 'dyn' ? 'cel expression must evaluate to a bool' : undefined;
     if (typeError) return { error: typeError };
     const program = env.parse(rule);

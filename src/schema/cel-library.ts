@@ -36,12 +36,6 @@ export function withKubernetesLibrary(env: Environment): Environment {
   env.registerFunction('string.findAll(string): list<string>', (s: string, re: string) => findAll(s, re, -1));
   env.registerFunction('string.findAll(string, int): list<string>', (s: string, re: string, n: bigint) => findAll(s, re, Number(n)));
 
-  // The standard library's global matches(string, string), with RE2's syntax as the member form (./cel-go-strings).
-  env.registerFunction('matches(string, string): bool', (s: string, pattern: string) => {
-    const re = re2RegExp(pattern);
-    if (typeof re === 'string') throw new Error(re);
-    return re.test(s);
-  });
   env.registerFunction('string.charAt(int): string', (s: string, i: bigint) => charAt(s, Number(i)));
   env.registerFunction('string.replace(string, string): string', (s: string, from: string, to: string) => replace(s, from, to, -1));
   env.registerFunction('string.replace(string, string, int): string', (s: string, from: string, to: string, n: bigint) => replace(s, from, to, Number(n)));

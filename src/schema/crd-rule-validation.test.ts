@@ -54,7 +54,7 @@ describe('crdValidationRuleErrors (a CRD\'s rules as a v1.26 create or update ch
   });
 
   it('a constant regular expression RE2 refuses fails the rule\'s program instantiation (cel-go compiles constant patterns)', () => {
-    const errs = texts(crd(withSpec({ type: 'string', 'x-kubernetes-validations': rules("self.matches('[a-z')", "self.find('(?=x)') == ''", "matches(self, 'a(b')", "self.matches('(?i)^[[:alpha:]]+$') && self.matches('^\\\\Aa\\\\z') == false") })));
+    const errs = texts(crd(withSpec({ type: 'string', 'x-kubernetes-validations': rules("self.matches('[a-z')", "self.find('(?=x)') == ''", "self.findAll('a(b') == []", "self.matches('(?i)^[[:alpha:]]+$') && self.matches('^\\\\Aa\\\\z') == false") })));
     expect(errs.map((t) => t.replace(/^.*?\}: /s, ''))).toEqual([
       'program instantiation failed: error parsing regexp: missing closing ]: `[a-z`',
       'program instantiation failed: error parsing regexp: invalid or unsupported Perl syntax: `(?=`',
@@ -71,6 +71,13 @@ describe('crdValidationRuleErrors (a CRD\'s rules as a v1.26 create or update ch
   it('a node whose rules (or rules below it) fail the plain checks is not compiled (those errors are the spec validation\'s)', () => {
     expect(texts(crd(withSpec({ ...spec, 'x-kubernetes-validations': [{ rule: ' ' }, { rule: 'self.nope' }], properties: { ...spec.properties, replicas: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 0', message: 'a\nb' }] } } })))).toEqual([]);
     expect(texts(crd(withSpec({ ...spec, 'x-kubernetes-validations': [{ rule: 'self.nope' }] })))).toHaveLength(1);
+  });
+
+  it('the global form matches(s, re) is not v1.26\'s (only the member form is)', () => {
+    // as cel-go v0.12.7 with v1.26's environment reports it
+    expect(texts(crd(withSpec({ type: 'object', properties: { s: { type: 'string', maxLength: 10 } }, 'x-kubernetes-validations': rules("matches(self.s, '^a')") })))).toEqual([
+      `${AT}[0].rule: Invalid value: apiextensions.ValidationRule{Rule:"matches(self.s, '^a')", Message:""}: compilation failed: ERROR: <input>:1:8: found no matching overload for 'matches' applied to '(string, string)'\n | matches(self.s, '^a')\n | .......^`,
+    ]);
   });
 
   it('oldSelf is refused under a list that is not a list-type map (named by its highest such list), allowed under a map list', () => {
