@@ -5,10 +5,11 @@
  * cel-go's layout (`ERROR: <input>:LINE:COLUMN: message`, then the line and a caret), and
  * whether it is a transition rule (it names `oldSelf`); a constant regular expression RE2 refuses
  * is a compile error, and calls of functions cel-go computes its own way are pointed at cel-go's
- * versions (./cel-go-strings). Errors a rule raises when evaluated are given cel-go's texts by
+ * versions (./cel-go-strings, ./cel-go-conversions). Errors a rule raises when evaluated are given cel-go's texts by
  * `celRuntimeError`. Pure.
  */
 import type * as Cel from '@marcbachmann/cel-js' with { 'resolution-mode': 'import' };
+import { GO_CONVERSIONS, withGoConversions } from './cel-go-conversions';
 import { GO_FUNCTIONS, withGoStringFunctions } from './cel-go-strings';
 import { withKubernetesLibrary } from './cel-library';
 import { celLibrary } from './cel-module';
@@ -29,7 +30,7 @@ let shared: { env: Environment; scalars: CelScalars } | undefined;
 function environment(): { env: Environment; scalars: CelScalars } {
   if (shared) return shared;
   const { Environment } = celLibrary();
-  const env = withGoStringFunctions(withKubernetesLibrary(new Environment({ homogeneousAggregateLiterals: false }).registerVariable('self', 'dyn').registerVariable('oldSelf', 'dyn')));
+  const env = withGoConversions(withGoStringFunctions(withKubernetesLibrary(new Environment({ homogeneousAggregateLiterals: false }).registerVariable('self', 'dyn').registerVariable('oldSelf', 'dyn'))));
   const scalar = new Environment().registerVariable('text', 'string');
   const parser = (expression: string) => {
     const program = scalar.parse(expression);
@@ -107,9 +108,8 @@ function constantPatternError(ast: unknown): string | undefined {
 
 /** Points the parsed expression's calls of functions cel-go has its own way at cel-go's versions (./cel-go-strings; the program evaluates the tree it was parsed into). */
 function useGoFunctions(ast: unknown): void {
-  for (const { node, name, member } of [...calls(ast)]) {
-    if (!member) continue;
-    const go = GO_FUNCTIONS[name];
+  for (const { node, name, args, member } of [...calls(ast)]) {
+    const go = member ? GO_FUNCTIONS[name] : args.length === 1 ? GO_CONVERSIONS[name] : undefined;
     if (go) (node.args as unknown[])[0] = go;
   }
 }
