@@ -5,11 +5,13 @@
  * cel-go's layout (`ERROR: <input>:LINE:COLUMN: message`, then the line and a caret), and
  * whether it is a transition rule (it names `oldSelf`); a constant regular expression RE2 refuses
  * is a compile error, and calls of functions cel-go computes its own way are pointed at cel-go's
- * versions (./cel-go-strings, ./cel-go-conversions). Errors a rule raises when evaluated are given cel-go's texts by
+ * versions (./cel-go-strings, ./cel-go-conversions), its `in`, relations, `/` and `%` evaluated as
+ * cel-go evaluates them (./cel-go-operators). Errors a rule raises when evaluated are given cel-go's texts by
  * `celRuntimeError`. Pure.
  */
 import type * as Cel from '@marcbachmann/cel-js' with { 'resolution-mode': 'import' };
 import { GO_CONVERSIONS, withGoConversions } from './cel-go-conversions';
+import { useGoOperators } from './cel-go-operators';
 import { GO_FUNCTIONS, withGoStringFunctions } from './cel-go-strings';
 import { withKubernetesLibrary } from './cel-library';
 import { celLibrary } from './cel-module';
@@ -62,6 +64,7 @@ export function compileCelRule(rule: string, typed?: Environment): CompiledRule 
     const badPattern = constantPatternError(program.ast);
     if (badPattern) return { error: `program instantiation failed: ${badPattern}` };
     useGoFunctions(program.ast);
+    useGoOperators(program.ast);
     return { program: (vars) => program(vars), transition: namesOldSelf(program.ast) };
   } catch (err) {
     return { error: `compilation failed: ${compileError(rule, err)}` };
