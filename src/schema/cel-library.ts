@@ -138,7 +138,13 @@ function charAt(s: string, i: number): string {
   return points[i] ?? '';
 }
 
+/** strings.Replace: an empty `from` matches before each code point and at the end; n < 0 replaces all. */
 function replace(s: string, from: string, to: string, n: number): string {
+  if (from === '') {
+    const points = [...s];
+    const k = n < 0 ? points.length + 1 : Math.min(n, points.length + 1);
+    return points.map((p, i) => (i < k ? to + p : p)).join('') + (k > points.length ? to : '');
+  }
   if (n < 0) return s.split(from).join(to);
   let out = s;
   let at = 0;
@@ -146,7 +152,7 @@ function replace(s: string, from: string, to: string, n: number): string {
     const i = out.indexOf(from, at);
     if (i < 0) break;
     out = out.slice(0, i) + to + out.slice(i + from.length);
-    at = i + to.length + (from.length === 0 ? 1 : 0);
+    at = i + to.length;
   }
   return out;
 }

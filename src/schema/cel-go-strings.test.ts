@@ -1,0 +1,22 @@
+import { fieldErrorText } from '../k8s/field-errors';
+import { celValidator } from './cel-validator';
+
+// Every rule here holds on kube-apiserver v1.26 (apiextensions-apiserver v0.26.15 cel.Validator with cel-go v0.12.7, run on the same objects).
+const errors = (rule: string, s: string) =>
+  celValidator({ type: 'object', properties: { spec: { type: 'object', properties: { s: { type: 'string' } }, 'x-kubernetes-validations': [{ rule }] } } })!({ spec: { s } }).map(fieldErrorText);
+
+describe("cel-go's strings extension in CRD validation rules", () => {
+  it('replace with an empty old string inserts before each code point and at the end (strings.Replace)', () => {
+    expect(errors("self.s.replace('', '-') == '-'", '')).toEqual([]);
+    expect(errors("self.s.replace('', '-') == '-😀-'", '😀')).toEqual([]);
+    expect(errors("self.s.replace('', '-', 2) == '-a-b'", 'ab')).toEqual([]);
+    expect(errors("self.s.replace('', '-', 5) == '-a-b-'", 'ab')).toEqual([]);
+  });
+
+  it('split with an empty separator splits between code points (strings.SplitN)', () => {
+    expect(errors("self.s.split('') == ['😀', 'x']", '😀x')).toEqual([]);
+    expect(errors("self.s.split('', 2) == ['😀', 'xy']", '😀xy')).toEqual([]);
+    expect(errors("self.s.split('').size() == 0", '')).toEqual([]);
+    expect(errors("self.s.split(',', 2) == ['a', 'b,c']", 'a,b,c')).toEqual([]);
+  });
+});
