@@ -26,6 +26,18 @@ describe("cel-go's operators in CRD validation rules", () => {
     expect(errors('dyn(self.n) in [1, 2]', { n: 1.5 })).toEqual(failed('dyn(self.n) in [1, 2]'));
   });
 
+  it('reports the leftmost failing operand, receiver before arguments, and the left side of && and || when both fail', () => {
+    const missing = (field: string, rule: string) => [`spec: Invalid value: "object": no such key: ${field} evaluating rule: ${rule}`];
+    expect(errors('self.i > 0 || self.n > 0.0', {})).toEqual(missing('i', 'self.i > 0 || self.n > 0.0'));
+    expect(errors('self.i > 0 && self.n > 0.0', {})).toEqual(missing('i', 'self.i > 0 && self.n > 0.0'));
+    expect(errors('self.i > 0 || self.n > 0.0', { n: 1 })).toEqual([]);
+    expect(errors('self.i > 0 && self.n > 0.0', { n: -1 })).toEqual(failed('self.i > 0 && self.n > 0.0'));
+    expect(errors('self.s.substring(self.i, 1) == ""', {})).toEqual(missing('s', 'self.s.substring(self.i, 1) == ""'));
+    expect(errors('self.s.substring(self.i, 1) == ""', { s: 'a' })).toEqual(missing('i', 'self.s.substring(self.i, 1) == ""'));
+    expect(errors('[self.s, string(self.i)].size() == 2', {})).toEqual(missing('s', '[self.s, string(self.i)].size() == 2'));
+    expect(errors('self.s.startsWith(self.s) || self.i > 1', {})).toEqual(missing('s', 'self.s.startsWith(self.s) || self.i > 1'));
+  });
+
   it('orders no NaN, and the lowest int divided by -1 overflows', () => {
     expect(errors('self.n / 0.0 > 1.0', { n: 0 })).toEqual(['spec: Invalid value: "object": NaN values cannot be ordered evaluating rule: self.n / 0.0 > 1.0']);
     expect(errors('self.n / 0.0 > 1.0', { n: 1 })).toEqual([]);

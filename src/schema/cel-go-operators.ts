@@ -4,16 +4,25 @@
  * empty list without evaluating `x`, false when `x` is an error (a missing field), numbers
  * matching across int/uint/double where the conversion is lossless; `<`, `<=`, `>`, `>=` with a
  * NaN fail with `NaN values cannot be ordered`; the lowest int divided by (or modulo) -1 fails
- * with `integer overflow`. The parsed expression's nodes of these operators are given their
+ * with `integer overflow`; where several operands of an operator, function call, list or map
+ * fail, the error is the leftmost's (the receiver's before the arguments'), and `&&`/`||` whose
+ * operands both fail give the left one's error. The parsed expression's nodes are given their
  * evaluation here (the library evaluates a node by its own `evaluate`). Pure.
  */
 
-type Node = { op?: string; args?: unknown; handle?: (l: unknown, r: unknown, ast: Node, ev: Evaluator) => unknown; evaluate?: Evaluate };
+type Node = {
+  op?: string;
+  args?: unknown;
+  handle?: (l: unknown, r: unknown, ast: Node, ev: Evaluator) => unknown;
+  evaluate?: Evaluate;
+  readonly meta?: { evaluate?: Evaluate; alternate?: unknown; macro?: unknown };
+};
 type Evaluator = { run(ast: Node, ctx: unknown): unknown };
 type Evaluate = (ev: Evaluator, ast: Node, ctx: unknown) => unknown;
 
 const MIN_INT = -(2n ** 63n);
 const RELATIONS = new Set(['<', '<=', '>', '>=']);
+const BINARY = new Set(['==', '!=', 'in', '+', '-', '*', '/', '%', '<', '<=', '>', '>=', '[]']);
 
 /** Gives the expression's `in`, relation, `/` and `%` nodes cel-go's evaluation. */
 export function useGoOperators(ast: unknown): void {
@@ -24,6 +33,8 @@ export function useGoOperators(ast: unknown): void {
   if (typeof ast !== 'object' || ast === null) return;
   const node = ast as Node;
   if (node.op === 'value' || node.op === 'id') return;
+  if (node.op === '&&' || node.op === '||') node.evaluate = logical(node.op === '||');
+  else leftmostError(node);
   if (node.op === 'in') {
     const set = constantList((node.args as Node[])[1]);
     if (set) node.evaluate = (ev, n, ctx) => setMembership(ev, n, ctx, set);
@@ -41,6 +52,59 @@ export function useGoOperators(ast: unknown): void {
     };
   }
   useGoOperators(node.args);
+}
+
+/** cel-go's && (`||` with `or`): the short-circuiting value from either side, else both booleans' result, else the left error before the right. */
+function logical(or: boolean): Evaluate {
+  return (ev, n, ctx) => {
+    const [left, right] = n.args as Node[];
+    const l = attempt(ev, left!, ctx);
+    if (l.value === or) return or;
+    const r = attempt(ev, right!, ctx);
+    if (r.value === or) return or;
+    if (typeof l.value === 'boolean' && typeof r.value === 'boolean') return !or;
+    if ('error' in l) throw l.error;
+    if ('error' in r) throw r.error;
+    throw new Error('no such overload');
+  };
+}
+
+function attempt(ev: Evaluator, node: Node, ctx: unknown): { value: unknown } | { value?: undefined; error: unknown } {
+  try {
+    return { value: ev.run(node, ctx) };
+  } catch (error) {
+    return { error };
+  }
+}
+
+/** A failing node's error becomes that of its leftmost failing operand, as cel-go evaluates operands in order and returns the first error. */
+function leftmostError(node: Node): void {
+  const meta = node.meta;
+  if (!meta?.evaluate || meta.alternate || meta.macro) return;
+  const operands = evaluatedOperands(node);
+  if (operands.length < 2) return;
+  const evaluate = meta.evaluate;
+  node.evaluate = (ev, n, ctx) => {
+    try {
+      return evaluate(ev, n, ctx);
+    } catch (err) {
+      for (const operand of operands) {
+        const r = attempt(ev, operand, ctx);
+        if ('error' in r) throw r.error;
+      }
+      throw err;
+    }
+  };
+}
+
+function evaluatedOperands(node: Node): Node[] {
+  const args = node.args as any;
+  if (BINARY.has(node.op!)) return args;
+  if (node.op === 'call') return args[1];
+  if (node.op === 'rcall') return [args[1], ...args[2]];
+  if (node.op === 'list') return args;
+  if (node.op === 'map') return (args as Node[][]).flat();
+  return [];
 }
 
 function operands(ev: Evaluator, n: Node, ctx: unknown): [unknown, unknown] {
