@@ -20,3 +20,15 @@ describe("cel-go's strings extension in CRD validation rules", () => {
     expect(errors("self.s.split(',', 2) == ['a', 'b,c']", 'a,b,c')).toEqual([]);
   });
 });
+
+describe("the Kubernetes url() in CRD validation rules", () => {
+  const rule = "url(self.s).getScheme() == ''";
+  const parseError = (text: string) => [`spec: Invalid value: "object": URL parse error during conversion from string: ${text} evaluating rule: ${rule}`];
+
+  it("fails as url.ParseRequestURI does: an empty url, a relative one, Go's quoting of what is not printable", () => {
+    expect(errors(rule, '')).toEqual(parseError('parse "": empty url'));
+    expect(errors(rule, '2024-01-01T00:00:00Z')).toEqual(parseError('parse "2024-01-01T00:00:00Z": invalid URI for request'));
+    expect(errors(rule, 'é\u200bx')).toEqual(parseError('parse "é\\u200bx": invalid URI for request'));
+    expect(errors(rule, '/a')).toEqual([]);
+  });
+});

@@ -9,6 +9,7 @@
 import type { Environment } from '@marcbachmann/cel-js' with { 'resolution-mode': 'import' };
 import { celLibrary } from './cel-module';
 import { parseGoUrl, type ParsedUrl } from '../k8s/go-url';
+import { goQuote } from '../k8s/resource-version';
 import { re2RegExp } from '../k8s/re2-regexp';
 
 /** A `kubernetes.URL` value: a URL `url()` accepted. */
@@ -157,11 +158,12 @@ function replace(s: string, from: string, to: string, n: number): string {
   return out;
 }
 
-/** url.ParseRequestURI's acceptance: an absolute URL or an absolute path, no fragment split off. */
+/** url.ParseRequestURI: an absolute URL or an absolute path, or its error (`parse "": empty url`, `parse "x:y": invalid URI for request`). */
 function requestUri(s: string): ParsedUrl | string {
+  if (s === '') return 'parse "": empty url';
   const parsed = parseGoUrl(s);
-  if (typeof parsed === 'string') return parsed;
-  if (parsed.scheme === '' && !s.startsWith('/')) return `parse ${JSON.stringify(s)}: invalid URI for request`;
+  const relative = typeof parsed === 'string' ? parsed.endsWith(': first path segment in URL cannot contain colon') : parsed.scheme === '' && !s.startsWith('/') && s !== '*';
+  if (relative) return `parse ${goQuote(s)}: invalid URI for request`;
   return parsed;
 }
 
