@@ -32,3 +32,12 @@ describe("the Kubernetes url() in CRD validation rules", () => {
     expect(errors(rule, '/a')).toEqual([]);
   });
 });
+
+describe('RE2 in CRD validation rules', () => {
+  it('matches code points: . and a negated class take a character outside the BMP whole', () => {
+    expect(errors("self.s.matches('^.$')", '😀')).toEqual([]);
+    expect(errors("self.s.matches('^[^a]$')", '😀')).toEqual([]);
+    expect(errors("self.s.find('.') == '😀'", '😀x')).toEqual([]);
+    expect(errors("self.s.matches('^\\\\-$')", '-')).toEqual([]);
+  });
+});
