@@ -3,12 +3,14 @@
  * its programs (cel.OptOptimize): `x in [constants]` is a set membership test — false for an
  * empty list without evaluating `x`, false when `x` is an error (a missing field), numbers
  * matching across int/uint/double where the conversion is lossless; `<`, `<=`, `>`, `>=` with a
- * NaN fail with `NaN values cannot be ordered`; the lowest int divided by (or modulo) -1 fails
+ * NaN fail with `NaN values cannot be ordered`, strings are ordered by code point; the lowest int divided by (or modulo) -1 fails
  * with `integer overflow`; where several operands of an operator, function call, list or map
  * fail, the error is the leftmost's (the receiver's before the arguments'), and `&&`/`||` whose
  * operands both fail give the left one's error. The parsed expression's nodes are given their
  * evaluation here (the library evaluates a node by its own `evaluate`). Pure.
  */
+
+import { compareStrings } from './cel-library';
 
 type Node = {
   op?: string;
@@ -22,6 +24,7 @@ type Evaluate = (ev: Evaluator, ast: Node, ctx: unknown) => unknown;
 
 const MIN_INT = -(2n ** 63n);
 const RELATIONS = new Set(['<', '<=', '>', '>=']);
+const ORDERED: Record<string, (c: number) => boolean> = { '<': (c) => c < 0, '<=': (c) => c <= 0, '>': (c) => c > 0, '>=': (c) => c >= 0 };
 const BINARY = new Set(['==', '!=', 'in', '+', '-', '*', '/', '%', '<', '<=', '>', '>=', '[]']);
 
 /** Gives the expression's `in`, relation, `/` and `%` nodes cel-go's evaluation. */
@@ -42,6 +45,7 @@ export function useGoOperators(ast: unknown): void {
     node.evaluate = (ev, n, ctx) => {
       const [l, r] = operands(ev, n, ctx);
       if (Number.isNaN(l) || Number.isNaN(r)) throw new Error('NaN values cannot be ordered');
+      if (typeof l === 'string' && typeof r === 'string') return ORDERED[n.op!]!(compareStrings(l, r));
       return n.handle!(l, r, n, ev);
     };
   } else if (node.op === '/' || node.op === '%') {

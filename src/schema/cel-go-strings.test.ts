@@ -41,3 +41,11 @@ describe('RE2 in CRD validation rules', () => {
     expect(errors("self.s.matches('^\\\\-$')", '-')).toEqual([]);
   });
 });
+
+describe('string order in CRD validation rules', () => {
+  it("is Go's byte order, code point order (U+FB00 before U+1F600), for < and the lists library", () => {
+    expect(errors("self.s < '😀'", 'ﬀ')).toEqual([]);
+    expect(errors("['😀', 'ﬀ'].isSorted()", 'ﬀ')).toEqual(["spec: Invalid value: \"object\": failed rule: ['😀', 'ﬀ'].isSorted()"]);
+    expect(errors("[self.s, '😀'].min() == 'ﬀ'", 'ﬀ')).toEqual([]);
+  });
+});

@@ -88,10 +88,24 @@ function arithmetic(): NonNullable<typeof shared> {
 
 function compare(a: unknown, b: unknown): number {
   if (a instanceof Uint8Array && b instanceof Uint8Array) return Buffer.compare(a, b);
+  if (typeof a === 'string' && typeof b === 'string') return compareStrings(a, b);
   const x = a as any;
   const y = b as any;
   const [va, vb] = typeof x?.valueOf === 'function' && typeof x !== 'bigint' ? [x.valueOf(), y.valueOf()] : [x, y];
   return va < vb ? -1 : va > vb ? 1 : 0;
+}
+
+/** Go's string order: by UTF-8 bytes, which is code point order (not UTF-16 units: U+FB00 < U+1F600). */
+export function compareStrings(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(i)!;
+    if (x !== y) return x < y ? -1 : 1;
+    if (x > 0xffff) i++;
+  }
+  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
 }
 
 function extreme(l: unknown[], name: string, sign: number): unknown {
