@@ -63,6 +63,8 @@ export function compileCelRule(rule: string, typed?: Environment): CompiledRule 
     const program = env.parse(rule);
     const badPattern = constantPatternError(program.ast);
     if (badPattern) return { error: `program instantiation failed: ${badPattern}` };
+    const badConstant = constantConversionError(rule, program.ast);
+    if (badConstant) return { error: `program instantiation failed: ${badConstant}` };
     useGoFunctions(program.ast);
     useGoOperators(program.ast);
     return { program: (vars) => program(vars), transition: namesOldSelf(program.ast) };
@@ -105,6 +107,29 @@ function constantPatternError(ast: unknown): string | undefined {
     if (!REGEX_FUNCTIONS.has(name) || pattern?.op !== 'value' || typeof pattern.args !== 'string') continue;
     const re = re2RegExp(pattern.args);
     if (typeof re === 'string') return re;
+  }
+  return undefined;
+}
+
+const CONVERSIONS = new Set(['int', 'uint', 'double', 'bool', 'bytes', 'string', 'duration', 'timestamp']);
+
+/** The error of the first conversion of a literal that fails (`int('x')`): cel-go evaluates those when it builds the program. */
+function constantConversionError(rule: string, ast: unknown): string | undefined {
+  for (const { node, name, args, member } of calls(ast)) {
+    if (member || args.length !== 1 || !CONVERSIONS.has(name)) continue;
+    const arg = args[0]!;
+    if (arg.op !== 'value' && !(arg.op === '-_' && (arg.args as Node)?.op === 'value')) continue;
+    const { start, end } = node as { start?: number; end?: number };
+    if (start === undefined || end === undefined) continue;
+    try {
+      // A timestamp keeps milliseconds; the library's parser refuses some longer fractions Go reads.
+      const text = rule.slice(start, end);
+      const call = environment().env.parse(name === 'timestamp' ? text.replace(/(\.\d{3})\d+/, '$1') : text);
+      useGoFunctions(call.ast);
+      call({});
+    } catch (err) {
+      return celRuntimeError(err);
+    }
   }
   return undefined;
 }
