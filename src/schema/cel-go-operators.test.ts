@@ -44,4 +44,16 @@ describe("cel-go's operators in CRD validation rules", () => {
     expect(errors('(-9223372036854775807 - 1) / (self.i - 2) > 0', { i: 1 })).toEqual(['spec: Invalid value: "object": integer overflow evaluating rule: (-9223372036854775807 - 1) / (self.i - 2) > 0']);
     expect(errors('(-9223372036854775807 - 1) % (self.i - 2) == 0', { i: 1 })).toEqual(['spec: Invalid value: "object": integer overflow evaluating rule: (-9223372036854775807 - 1) % (self.i - 2) == 0']);
   });
+
+  it('checks time arithmetic as cel-go does: durations in int64 nanoseconds, timestamps in years 1 to 9999', () => {
+    const time = (rule: string, spec: Obj) =>
+      celValidator({ type: 'object', properties: { spec: { type: 'object', properties: { t: { type: 'string', format: 'date-time' }, d: { type: 'string', format: 'duration' } }, 'x-kubernetes-validations': [{ rule }] } } })!({ spec }).map(fieldErrorText);
+    const error = (text: string, rule: string) => [`spec: Invalid value: "object": ${text} evaluating rule: ${rule}`];
+    expect(time('self.d + self.d > self.d', { d: '2562047h' })).toEqual(error('integer overflow', 'self.d + self.d > self.d'));
+    expect(time('self.d + self.d > self.d', { d: '1h' })).toEqual([]);
+    expect(time("timestamp('9999-12-31T23:59:59Z') + self.d > self.t", { d: '1h', t: '2024-01-01T00:00:00Z' })).toEqual(error('timestamp overflow', "timestamp('9999-12-31T23:59:59Z') + self.d > self.t"));
+    expect(time('self.t - self.d < self.t', { d: '1h', t: '0001-01-01T00:30:00Z' })).toEqual(error('timestamp overflow', 'self.t - self.d < self.t'));
+    expect(time("self.t - timestamp('0001-01-01T00:00:00Z') > self.d", { d: '1h', t: '9999-01-01T00:00:00Z' })).toEqual(error('integer overflow', "self.t - timestamp('0001-01-01T00:00:00Z') > self.d"));
+    expect(time('self.t + self.d > self.t', { d: '1h', t: '9999-12-31T22:00:00Z' })).toEqual([]);
+  });
 });

@@ -3,11 +3,13 @@
  * its programs (cel.OptOptimize): `x in [constants]` is a set membership test — false for an
  * empty list without evaluating `x`, false when `x` is an error (a missing field), numbers
  * matching across int/uint/double where the conversion is lossless; `<`, `<=`, `>`, `>=` with a
- * NaN fail with `NaN values cannot be ordered`, strings are ordered by code point; the lowest int divided by (or modulo) -1 fails
- * with `integer overflow`; where several operands of an operator, function call, list or map
- * fail, the error is the leftmost's (the receiver's before the arguments'), and `&&`/`||` whose
- * operands both fail give the left one's error. The parsed expression's nodes are given their
- * evaluation here (the library evaluates a node by its own `evaluate`). Pure.
+ * NaN fail with `NaN values cannot be ordered`, and order strings by code point; the lowest int
+ * divided by (or modulo) -1 fails with `integer overflow`, as does a duration sum or difference
+ * beyond int64 nanoseconds; a timestamp moved outside years 1–9999 fails with `timestamp
+ * overflow`. Where several operands of an operator, function call, list or map fail, the error is
+ * the leftmost's (the receiver's before the arguments'), and `&&`/`||` whose operands both fail
+ * give the left one's error. The parsed expression's nodes are given their evaluation here (the
+ * library evaluates a node by its own `evaluate`). Pure.
  */
 
 import { compareStrings } from './cel-library';
@@ -46,6 +48,13 @@ export function useGoOperators(ast: unknown): void {
       const [l, r] = operands(ev, n, ctx);
       if (Number.isNaN(l) || Number.isNaN(r)) throw new Error('NaN values cannot be ordered');
       if (typeof l === 'string' && typeof r === 'string') return ORDERED[n.op!]!(compareStrings(l, r));
+      return n.handle!(l, r, n, ev);
+    };
+  } else if (node.op === '+' || node.op === '-') {
+    const minus = node.op === '-';
+    node.evaluate = (ev, n, ctx) => {
+      const [l, r] = operands(ev, n, ctx);
+      timeOverflow(l, r, minus);
       return n.handle!(l, r, n, ev);
     };
   } else if (node.op === '/' || node.op === '%') {
@@ -109,6 +118,39 @@ function evaluatedOperands(node: Node): Node[] {
   if (node.op === 'list') return args;
   if (node.op === 'map') return (args as Node[][]).flat();
   return [];
+}
+
+const MAX_INT = 2n ** 63n - 1n;
+const MIN_UNIX_SECONDS = -62135596800n;
+const MAX_UNIX_SECONDS = 253402300799n;
+const BILLION = 1_000_000_000n;
+
+/** A duration's nanoseconds (the library's Duration: seconds and nanos), else undefined. */
+function durationNanos(v: unknown): bigint | undefined {
+  if (typeof v !== 'object' || v === null || v.constructor?.name !== 'Duration') return undefined;
+  const d = v as { seconds: bigint; nanos: number };
+  return BigInt(d.seconds) * BILLION + BigInt(d.nanos);
+}
+
+function timestampNanos(v: unknown): bigint | undefined {
+  return v instanceof Date ? BigInt(v.getTime()) * 1_000_000n : undefined;
+}
+
+/** cel-go's overflow checks of time arithmetic: durations are int64 nanoseconds (`integer overflow`), timestamps years 1 to 9999 (`timestamp overflow`). */
+function timeOverflow(l: unknown, r: unknown, minus: boolean): void {
+  const [dl, dr, tl, tr] = [durationNanos(l), durationNanos(r), timestampNanos(l), timestampNanos(r)];
+  const int64 = (ns: bigint) => {
+    if (ns > MAX_INT || ns < MIN_INT) throw new Error('integer overflow');
+    return ns;
+  };
+  if (dl !== undefined && dr !== undefined) int64(minus ? dl - dr : dl + dr);
+  else if (tl !== undefined && tr !== undefined && minus) int64(tl - tr);
+  else if ((tl !== undefined && dr !== undefined) || (dl !== undefined && tr !== undefined && !minus)) {
+    const d = minus ? int64(-dr!) : (dr ?? dl)!;
+    const ns = (tl ?? tr)! + d;
+    const seconds = ns >= 0n ? ns / BILLION : -((-ns + BILLION - 1n) / BILLION);
+    if (seconds < MIN_UNIX_SECONDS || seconds > MAX_UNIX_SECONDS) throw new Error('timestamp overflow');
+  }
 }
 
 function operands(ev: Evaluator, n: Node, ctx: unknown): [unknown, unknown] {
