@@ -45,6 +45,12 @@ function translate(pattern: string, global: boolean): RegExp | string {
     .replace(/\\\\|\\A|\\z/g, (m) => (m === '\\A' ? '(?<![\\s\\S])' : m === '\\z' ? '(?![\\s\\S])' : m))
     .replace(/\[:(\^?)([a-z]+):\]/g, (m, neg: string, name: string) => (neg === '' && POSIX[name] ? POSIX[name] : m));
   try {
+    // RE2 matches code points: `.` and classes take a character outside the BMP whole (the `u` flag), where the pattern is valid with it.
+    return new RegExp(source, `${flags}u`);
+  } catch {
+    // A pattern only valid without `u` (an escaped punctuation mark such as `\-`) is matched by UTF-16 units.
+  }
+  try {
     return new RegExp(source, flags);
   } catch (err) {
     return `error parsing regexp: ${goParseError(pattern, String((err as Error).message))}`;

@@ -26,7 +26,10 @@ function invalid(value: string, why: string): ResourceVersionError {
   return new ResourceVersionError(`resourceVersion: Invalid value: ${goQuote(value)}: strconv.ParseUint: parsing ${goQuote(value)}: ${why}`);
 }
 
-/** Go's %q for a string (strconv.Quote): JSON-like escapes, non-printables as \x / \u. */
+/** unicode.IsPrint apart from the ASCII space: letters, marks, numbers, punctuation, symbols. */
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
+
+/** Go's %q for a string (strconv.Quote): JSON-like escapes, non-printables (unicode.IsPrint) as \x / \u / \U. */
 export function goQuote(s: string): string {
   let out = '"';
   for (const ch of s) {
@@ -41,7 +44,7 @@ export function goQuote(s: string): string {
     else if (c === 0x0c) out += '\\f';
     else if (c === 0x0b) out += '\\v';
     else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, '0')}`;
-    else if (c >= 0x80 && c < 0xa0) out += `\\u${c.toString(16).padStart(4, '0')}`;
+    else if (c !== 0x20 && !PRINTABLE.test(ch)) out += c < 0x10000 ? `\\u${c.toString(16).padStart(4, '0')}` : `\\U${c.toString(16).padStart(8, '0')}`;
     else out += ch;
   }
   return `${out}"`;

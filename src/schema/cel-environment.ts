@@ -5,10 +5,13 @@
  * cel-go's layout (`ERROR: <input>:LINE:COLUMN: message`, then the line and a caret), and
  * whether it is a transition rule (it names `oldSelf`); a constant regular expression RE2 refuses
  * is a compile error, and calls of functions cel-go computes its own way are pointed at cel-go's
- * versions (./cel-go-strings). Errors a rule raises when evaluated are given cel-go's texts by
+ * versions (./cel-go-strings, ./cel-go-conversions), its `in`, relations, `/` and `%` evaluated as
+ * cel-go evaluates them (./cel-go-operators). Errors a rule raises when evaluated are given cel-go's texts by
  * `celRuntimeError`. Pure.
  */
 import type * as Cel from '@marcbachmann/cel-js' with { 'resolution-mode': 'import' };
+import { GO_CONVERSIONS, withGoConversions } from './cel-go-conversions';
+import { useGoOperators } from './cel-go-operators';
 import { GO_FUNCTIONS, withGoStringFunctions } from './cel-go-strings';
 import { withKubernetesLibrary } from './cel-library';
 import { celLibrary } from './cel-module';
@@ -29,7 +32,7 @@ let shared: { env: Environment; scalars: CelScalars } | undefined;
 function environment(): { env: Environment; scalars: CelScalars } {
   if (shared) return shared;
   const { Environment } = celLibrary();
-  const env = withGoStringFunctions(withKubernetesLibrary(new Environment({ homogeneousAggregateLiterals: false }).registerVariable('self', 'dyn').registerVariable('oldSelf', 'dyn')));
+  const env = withGoConversions(withGoStringFunctions(withKubernetesLibrary(new Environment({ homogeneousAggregateLiterals: false }).registerVariable('self', 'dyn').registerVariable('oldSelf', 'dyn'))));
   const scalar = new Environment().registerVariable('text', 'string');
   const parser = (expression: string) => {
     const program = scalar.parse(expression);
@@ -60,7 +63,10 @@ export function compileCelRule(rule: string, typed?: Environment): CompiledRule 
     const program = env.parse(rule);
     const badPattern = constantPatternError(program.ast);
     if (badPattern) return { error: `program instantiation failed: ${badPattern}` };
+    const badConstant = constantConversionError(rule, program.ast);
+    if (badConstant) return { error: `program instantiation failed: ${badConstant}` };
     useGoFunctions(program.ast);
+    useGoOperators(program.ast);
     return { program: (vars) => program(vars), transition: namesOldSelf(program.ast) };
   } catch (err) {
     return { error: `compilation failed: ${compileError(rule, err)}` };
@@ -105,11 +111,33 @@ function constantPatternError(ast: unknown): string | undefined {
   return undefined;
 }
 
+const CONVERSIONS = new Set(['int', 'uint', 'double', 'bool', 'bytes', 'string', 'duration', 'timestamp']);
+
+/** The error of the first conversion of a literal that fails (`int('x')`): cel-go evaluates those when it builds the program. */
+function constantConversionError(rule: string, ast: unknown): string | undefined {
+  for (const { node, name, args, member } of calls(ast)) {
+    if (member || args.length !== 1 || !CONVERSIONS.has(name)) continue;
+    const arg = args[0]!;
+    if (arg.op !== 'value' && !(arg.op === '-_' && (arg.args as Node)?.op === 'value')) continue;
+    const { start, end } = node as { start?: number; end?: number };
+    if (start === undefined || end === undefined) continue;
+    try {
+      // A timestamp keeps milliseconds; the library's parser refuses some longer fractions Go reads.
+      const text = rule.slice(start, end);
+      const call = environment().env.parse(name === 'timestamp' ? text.replace(/(\.\d{3})\d+/, '$1') : text);
+      useGoFunctions(call.ast);
+      call({});
+    } catch (err) {
+      return celRuntimeError(err);
+    }
+  }
+  return undefined;
+}
+
 /** Points the parsed expression's calls of functions cel-go has its own way at cel-go's versions (./cel-go-strings; the program evaluates the tree it was parsed into). */
 function useGoFunctions(ast: unknown): void {
-  for (const { node, name, member } of [...calls(ast)]) {
-    if (!member) continue;
-    const go = GO_FUNCTIONS[name];
+  for (const { node, name, args, member } of [...calls(ast)]) {
+    const go = member ? GO_FUNCTIONS[name] : args.length === 1 ? GO_CONVERSIONS[name] : undefined;
     if (go) (node.args as unknown[])[0] = go;
   }
 }

@@ -2,7 +2,7 @@
  * Functions the CEL library has but words or computes differently from cel-go v0.12: `matches`
  * with RE2's syntax (./re2-regexp), and the strings extension's `indexOf`, `lastIndexOf`,
  * `substring` (code-point indexes, `index out of range: N`, `invalid substring range. start: S,
- * end: E`), `lowerAscii` and `upperAscii` (ASCII letters only), `join` (which fails on a list taken
+ * end: E`), `split` (an empty separator splits between code points), `lowerAscii` and `upperAscii` (ASCII letters only), `join` (which fails on a list taken
  * from the object). The library's own functions
  * cannot be replaced, so these are registered under other names (`GO_FUNCTIONS`) and a rule's
  * member calls are pointed at them when it is compiled (./cel-environment). Pure.
@@ -14,7 +14,7 @@ import { re2RegExp } from '../k8s/re2-regexp';
 
 /** A member function's name in rules → the name of cel-go's version here. */
 export const GO_FUNCTIONS: Readonly<Record<string, string>> = {
-  matches: 'matches__go', join: 'join__go', indexOf: 'indexOf__go', lastIndexOf: 'lastIndexOf__go', substring: 'substring__go', lowerAscii: 'lowerAscii__go', upperAscii: 'upperAscii__go',
+  matches: 'matches__go', join: 'join__go', indexOf: 'indexOf__go', lastIndexOf: 'lastIndexOf__go', substring: 'substring__go', split: 'split__go', lowerAscii: 'lowerAscii__go', upperAscii: 'upperAscii__go',
 };
 
 /** Registers cel-go's versions on `env` (returns it); a list's indexOf/lastIndexOf is the Kubernetes lists library's. */
@@ -34,6 +34,8 @@ export function withGoStringFunctions(env: Environment): Environment {
   env.registerFunction('list<A>.lastIndexOf__go(A): int', (l: unknown[] | Set<unknown>, v: unknown) => BigInt(listIndexOf([...l], v, true)));
   env.registerFunction('string.substring__go(int): string', (s: string, start: bigint) => substring(s, Number(start), undefined));
   env.registerFunction('string.substring__go(int, int): string', (s: string, start: bigint, end: bigint) => substring(s, Number(start), Number(end)));
+  env.registerFunction('string.split__go(string): list<string>', (s: string, sep: string) => split(s, sep, -1));
+  env.registerFunction('string.split__go(string, int): list<string>', (s: string, sep: string, n: bigint) => split(s, sep, Number(n)));
   env.registerFunction('string.lowerAscii__go(): string', (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase()));
   env.registerFunction('string.upperAscii__go(): string', (s: string) => s.replace(/[a-z]+/g, (m) => m.toUpperCase()));
   return env;
@@ -63,6 +65,19 @@ function lastIndexOf(s: string, sub: string, offset: number): number {
   if (offset < 0 || offset >= runes.length) throw new Error(`index out of range: ${offset}`);
   for (let i = Math.min(offset, runes.length - subs.length); i >= 0; i--) if (subs.every((r, j) => runes[i + j] === r)) return i;
   return -1;
+}
+
+/** strings.SplitN: an empty separator splits between code points; n > 0 parts at most (the last the rest), 0 none, < 0 all. */
+function split(s: string, sep: string, n: number): string[] {
+  if (n === 0) return [];
+  if (sep === '') {
+    const points = [...s];
+    if (n < 0 || n >= points.length) return points;
+    return [...points.slice(0, n - 1), points.slice(n - 1).join('')];
+  }
+  const parts = s.split(sep);
+  if (n < 0 || parts.length <= n) return parts;
+  return [...parts.slice(0, n - 1), parts.slice(n - 1).join(sep)];
 }
 
 function substring(s: string, start: number, end: number | undefined): string {

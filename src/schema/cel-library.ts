@@ -9,6 +9,7 @@
 import type { Environment } from '@marcbachmann/cel-js' with { 'resolution-mode': 'import' };
 import { celLibrary } from './cel-module';
 import { parseGoUrl, type ParsedUrl } from '../k8s/go-url';
+import { goQuote } from '../k8s/resource-version';
 import { re2RegExp } from '../k8s/re2-regexp';
 
 /** A `kubernetes.URL` value: a URL `url()` accepted. */
@@ -87,10 +88,24 @@ function arithmetic(): NonNullable<typeof shared> {
 
 function compare(a: unknown, b: unknown): number {
   if (a instanceof Uint8Array && b instanceof Uint8Array) return Buffer.compare(a, b);
+  if (typeof a === 'string' && typeof b === 'string') return compareStrings(a, b);
   const x = a as any;
   const y = b as any;
   const [va, vb] = typeof x?.valueOf === 'function' && typeof x !== 'bigint' ? [x.valueOf(), y.valueOf()] : [x, y];
   return va < vb ? -1 : va > vb ? 1 : 0;
+}
+
+/** Go's string order: by UTF-8 bytes, which is code point order (not UTF-16 units: U+FB00 < U+1F600). */
+export function compareStrings(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(i)!;
+    if (x !== y) return x < y ? -1 : 1;
+    if (x > 0xffff) i++;
+  }
+  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
 }
 
 function extreme(l: unknown[], name: string, sign: number): unknown {
@@ -138,7 +153,13 @@ function charAt(s: string, i: number): string {
   return points[i] ?? '';
 }
 
+/** strings.Replace: an empty `from` matches before each code point and at the end; n < 0 replaces all. */
 function replace(s: string, from: string, to: string, n: number): string {
+  if (from === '') {
+    const points = [...s];
+    const k = n < 0 ? points.length + 1 : Math.min(n, points.length + 1);
+    return points.map((p, i) => (i < k ? to + p : p)).join('') + (k > points.length ? to : '');
+  }
   if (n < 0) return s.split(from).join(to);
   let out = s;
   let at = 0;
@@ -146,16 +167,17 @@ function replace(s: string, from: string, to: string, n: number): string {
     const i = out.indexOf(from, at);
     if (i < 0) break;
     out = out.slice(0, i) + to + out.slice(i + from.length);
-    at = i + to.length + (from.length === 0 ? 1 : 0);
+    at = i + to.length;
   }
   return out;
 }
 
-/** url.ParseRequestURI's acceptance: an absolute URL or an absolute path, no fragment split off. */
+/** url.ParseRequestURI: an absolute URL or an absolute path, or its error (`parse "": empty url`, `parse "x:y": invalid URI for request`). */
 function requestUri(s: string): ParsedUrl | string {
+  if (s === '') return 'parse "": empty url';
   const parsed = parseGoUrl(s);
-  if (typeof parsed === 'string') return parsed;
-  if (parsed.scheme === '' && !s.startsWith('/')) return `parse ${JSON.stringify(s)}: invalid URI for request`;
+  const relative = typeof parsed === 'string' ? parsed.endsWith(': first path segment in URL cannot contain colon') : parsed.scheme === '' && !s.startsWith('/') && s !== '*';
+  if (relative) return `parse ${goQuote(s)}: invalid URI for request`;
   return parsed;
 }
 

@@ -310,4 +310,9 @@ describe('celValidator', () => {
       `spec: Invalid value: "string": URL parse error during conversion from string: parse "rel/ative": invalid URI for request evaluating rule: url(self).getScheme() == 'x'`,
     ]);
   });
+
+  it('reads a date-time with nanoseconds and an offset (v1.26: strfmt.ParseDateTime), keeping milliseconds', () => {
+    const schema = root({ type: 'object', properties: { t: { type: 'string', format: 'date-time', 'x-kubernetes-validations': rules('self.getSeconds() == 59', 'self.getHours() == 9', "self - self == duration('0s')") } } });
+    expect(texts(schema, { spec: { t: '2024-06-30T23:59:59.999999999+14:00' } })).toEqual([]);
+  });
 });

@@ -219,7 +219,8 @@ function formatted(text: string, format: unknown, scalars: CelScalars): unknown 
       }
       case 'date-time': {
         const err = goDateTimeError(text);
-        return err === undefined ? scalars.timestamp(text) : new CelValueError(`Invalid date-time formatted string ${text}: ${err}`);
+        // Milliseconds are what a timestamp value keeps; the library's parser refuses some longer fractions (nanoseconds with an offset).
+        return err === undefined ? scalars.timestamp(text.replace(/(\.\d{3})\d+/, '$1')) : new CelValueError(`Invalid date-time formatted string ${text}: ${err}`);
       }
       case 'date':
         return scalars.timestamp(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);

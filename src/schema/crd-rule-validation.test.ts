@@ -62,6 +62,17 @@ describe('crdValidationRuleErrors (a CRD\'s rules as a v1.26 create or update ch
     ]);
   });
 
+  it("a conversion of a literal that fails fails the rule's program instantiation (cel-go evaluates it when building the program)", () => {
+    const errs = texts(crd(withSpec({ type: 'string', 'x-kubernetes-validations': rules("duration('87600000h') > duration('0s')", "int('x') == 1", "timestamp('2024-13-01T00:00:00Z') > timestamp('2024-01-01T00:00:00Z')", "duration('1d') > duration('0s')", "int('1') == 1 && uint(-1) == 1u", "double('1_0') == 10.0 && int(self) > 0") })));
+    expect(errs.map((t) => t.replace(/^.*?\}: /s, ''))).toEqual([
+      "program instantiation failed: type conversion error from 'string' to 'google.protobuf.Duration'",
+      "program instantiation failed: type conversion error from 'string' to 'int'",
+      "program instantiation failed: type conversion error from 'string' to 'google.protobuf.Timestamp'",
+      "program instantiation failed: type conversion error from 'string' to 'google.protobuf.Duration'",
+      'program instantiation failed: unsigned integer overflow',
+    ]);
+  });
+
   it('an undeclared variable is reported as cel-go reports it', () => {
     expect(texts(crd(withSpec({ type: 'string', 'x-kubernetes-validations': rules('other == 1') })))).toEqual([
       `${AT}[0].rule: Invalid value: apiextensions.ValidationRule{Rule:"other == 1", Message:""}: compilation failed: ERROR: <input>:1:1: undeclared reference to 'other' (in container '')\n | other == 1\n | ^`,
