@@ -100,38 +100,33 @@ function celGoType(text: string): string {
   return out;
 }
 
-/** The first comparison (pre-order) of two numbers of different types (int < double), which cel-go v0.12 refuses without CrossTypeNumericComparisons. */
-function mixedNumberComparison(node: unknown): Node | undefined {
-  if (Array.isArray(node)) {
-    for (const n of node) {
-      const found = mixedNumberComparison(n);
-      if (found) return found;
+/** The first result of `visit` over the tree, node before children (pre-order); literals and identifiers have no children. */
+function firstInTree<T>(tree: unknown, visit: (n: Node) => T | undefined): T | undefined {
+  if (Array.isArray(tree)) {
+    for (const n of tree) {
+      const found = firstInTree(n, visit);
+      if (found !== undefined) return found;
     }
     return undefined;
   }
-  if (typeof node !== 'object' || node === null) return undefined;
-  const n = node as Node;
-  if (n.op !== undefined && RELATIONS.has(n.op) && Array.isArray(n.args) && n.args.length === 2) {
+  if (typeof tree !== 'object' || tree === null) return undefined;
+  const n = tree as Node;
+  if (n.op === 'value' || n.op === 'id') return undefined;
+  return visit(n) ?? firstInTree(n.args, visit);
+}
+
+/** The first comparison (pre-order) of two numbers of different types (int < double), which cel-go v0.12 refuses without CrossTypeNumericComparisons. */
+function mixedNumberComparison(node: unknown): Node | undefined {
+  return firstInTree(node, (n) => {
+    if (n.op === undefined || !RELATIONS.has(n.op) || !Array.isArray(n.args) || n.args.length !== 2) return undefined;
     const [l, r] = (n.args as Node[]).map((a) => a?.checkedType?.name);
-    if (l !== r && NUMBERS.has(l ?? '') && NUMBERS.has(r ?? '')) return n;
-  }
-  return n.op === 'value' || n.op === 'id' ? undefined : mixedNumberComparison(n.args);
+    return l !== r && NUMBERS.has(l ?? '') && NUMBERS.has(r ?? '') ? n : undefined;
+  });
 }
 
 /** The first index (`x['f']`) of an object (cel-go has no index on object types; the library reads the field). */
 function indexedObject(node: unknown): Node | undefined {
-  if (Array.isArray(node)) {
-    for (const n of node) {
-      const found = indexedObject(n);
-      if (found) return found;
-    }
-    return undefined;
-  }
-  if (typeof node !== 'object' || node === null) return undefined;
-  const n = node as Node;
-  if (n.op === 'value' || n.op === 'id') return undefined;
-  if (n.op === '[]' && Array.isArray(n.args) && (n.args[0] as Node | undefined)?.checkedType?.name?.startsWith(OBJECT_TYPE_PREFIX)) return n;
-  return indexedObject(n.args);
+  return firstInTree(node, (n) => (n.op === '[]' && Array.isArray(n.args) && (n.args[0] as Node | undefined)?.checkedType?.name?.startsWith(OBJECT_TYPE_PREFIX) ? n : undefined));
 }
 
 /**
@@ -140,28 +135,20 @@ function indexedObject(node: unknown): Node | undefined {
  * parameter, and null joins objects and well-known types).
  */
 function mixedLiteral(rule: string, node: unknown): { at: number; expected: string; found: string } | undefined {
-  if (Array.isArray(node)) {
-    for (const n of node) {
-      const found = mixedLiteral(rule, n);
-      if (found) return found;
+  return firstInTree(node, (n) => {
+    const args = Array.isArray(n.args) ? n.args : [];
+    const groups = n.op === 'list' ? [args as Node[]] : n.op === 'map' ? [0, 1].map((i) => (args as Node[][]).map((entry) => entry[i]!)) : [];
+    for (const elements of groups) {
+      let joined: string | undefined;
+      for (const e of elements) {
+        const t = e?.checkedType?.name;
+        if (t === undefined) continue;
+        if (joined === undefined || joinable(joined, t)) joined = joined === undefined ? t : mostGeneral(joined, t);
+        else return { at: celGoLocation(rule, e), expected: joined, found: t };
+      }
     }
     return undefined;
-  }
-  if (typeof node !== 'object' || node === null) return undefined;
-  const n = node as Node;
-  if (n.op === 'value' || n.op === 'id') return undefined;
-  const args = Array.isArray(n.args) ? n.args : [];
-  const groups = n.op === 'list' ? [args as Node[]] : n.op === 'map' ? [0, 1].map((i) => (args as Node[][]).map((entry) => entry[i]!)) : [];
-  for (const elements of groups) {
-    let joined: string | undefined;
-    for (const e of elements) {
-      const t = e?.checkedType?.name;
-      if (t === undefined) continue;
-      if (joined === undefined || joinable(joined, t)) joined = joined === undefined ? t : mostGeneral(joined, t);
-      else return { at: celGoLocation(rule, e), expected: joined, found: t };
-    }
-  }
-  return mixedLiteral(rule, n.args);
+  });
 }
 
 /** Whether values of types `a` and `b` may share a literal (cel-go isAssignable either way). */
@@ -239,30 +226,18 @@ function operatorPosition(rule: string, node: Node): number {
  * own (not a comprehension's variable) are looked at.
  */
 function undefinedPresenceTest(rule: string, node: unknown, typed: Environment): string | undefined {
-  if (Array.isArray(node)) {
-    for (const n of node) {
-      const found = undefinedPresenceTest(rule, n, typed);
-      if (found) return found;
-    }
-    return undefined;
-  }
-  if (typeof node !== 'object' || node === null) return undefined;
-  const n = node as Node;
-  if (n.op === 'value' || n.op === 'id') return undefined;
-  const args = Array.isArray(n.args) ? n.args : [];
-  const select = n.op === 'call' && args[0] === 'has' && Array.isArray(args[1]) ? (args[1][0] as Node | undefined) : undefined;
-  if (select?.op === '.' && Array.isArray(select.args) && typeof select.args[1] === 'string') {
+  return firstInTree(node, (n) => {
+    const args = Array.isArray(n.args) ? n.args : [];
+    const select = n.op === 'call' && args[0] === 'has' && Array.isArray(args[1]) ? (args[1][0] as Node | undefined) : undefined;
+    if (select?.op !== '.' || !Array.isArray(select.args) || typeof select.args[1] !== 'string') return undefined;
     const operand = select.args[0] as Node;
-    if (typeof operand.start === 'number' && typeof operand.end === 'number') {
-      const checked = typed.check(`${rule.slice(operand.start, operand.end)}.${select.args[1]}`);
-      const message = String((checked.error as { message?: string } | undefined)?.message ?? '');
-      if (!checked.valid && message.startsWith('No such key: ')) {
-        const paren = rule.indexOf('(', n.pos ?? 0);
-        return celCompileError(rule, paren < 0 ? (n.pos ?? 0) : paren, `undefined field '${select.args[1]}'`);
-      }
-    }
-  }
-  return undefinedPresenceTest(rule, n.args, typed);
+    if (typeof operand.start !== 'number' || typeof operand.end !== 'number') return undefined;
+    const checked = typed.check(`${rule.slice(operand.start, operand.end)}.${select.args[1]}`);
+    const message = String((checked.error as { message?: string } | undefined)?.message ?? '');
+    if (checked.valid || !message.startsWith('No such key: ')) return undefined;
+    const paren = rule.indexOf('(', n.pos ?? 0);
+    return celCompileError(rule, paren < 0 ? (n.pos ?? 0) : paren, `undefined field '${select.args[1]}'`);
+  });
 }
 
 const declared = new WeakMap<Environment, Set<string>>();
