@@ -32,3 +32,16 @@ describe('customResourceValidator: the apiserver\'s field errors', () => {
     expect(validate({ spec: { when: '2024-01-02T03:04:05Z' } })).toEqual([]);
   });
 });
+
+describe('customResourceValidator: patterns are RE2 (Go regexp), as the apiserver matches them', () => {
+  // Operators' CRDs carry Go-only syntax, e.g. a flag group: `^(?i)(abort|warn)?$`.
+  const validate = customResourceValidator({
+    type: 'object',
+    properties: { spec: { type: 'object', properties: { action: { type: 'string', pattern: '^(?i)(abort|warn)?$' }, month: { type: 'string', pattern: '^((?i)january|february)$' } } } },
+  });
+
+  it('a flag group compiles, applies case-insensitively, and a mismatch is the apiserver\'s error', () => {
+    expect(validate({ spec: { action: 'Abort', month: 'JANUARY' } })).toEqual([]);
+    expect(validate({ spec: { action: 'stop' } }).map(fieldErrorText)).toEqual([`spec.action: Invalid value: "stop": spec.action in body should match '^(?i)(abort|warn)?$'`]);
+  });
+});

@@ -11,6 +11,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { matchesFormat } from './string-formats';
 import { invalidField, notSupportedField, requiredField, type FieldError, type FieldValue } from '../k8s/field-errors';
+import { re2RegExp } from '../k8s/re2-regexp';
 import { jsonType } from '../k8s/schema-value-validation';
 import { isPlainObject } from '../wire/json-object';
 
@@ -20,9 +21,16 @@ const FORMAT_KEYWORD = 'x-kubetape-format';
 
 export type CustomResourceValidator = (obj: Obj) => FieldError[];
 
-const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false, validateSchema: false });
+/** `pattern` is Go's regexp syntax (RE2: `(?i)` flag groups …), translated by ../k8s/re2-regexp; one RE2 refuses is left to JavaScript. */
+const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false, validateSchema: false, code: { regExp: patternRegExp } });
 /** `format` as the apiserver checks it (./string-formats), under a keyword of its own so that Ajv's formats stay off. */
 ajv.addKeyword({ keyword: FORMAT_KEYWORD, type: 'string', schemaType: 'string', validate: checkFormat });
+
+function patternRegExp(pattern: string, flags: string): RegExp {
+  const re = re2RegExp(pattern);
+  return typeof re === 'string' ? new RegExp(pattern, flags) : re;
+}
+patternRegExp.code = 'new RegExp';
 
 function checkFormat(this: unknown, format: string, value: string): boolean {
   if (matchesFormat(format, value)) return true;
