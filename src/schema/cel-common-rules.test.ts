@@ -48,3 +48,31 @@ it('operators\' common rules compile and hold for an object that satisfies them'
     'spec: Invalid value: "object": failed rule: self.tls == oldSelf.tls',
   ]);
 });
+
+it('has() of a field of an index or a call compiles and tests presence (cel-go\'s has() takes any operand of a selection)', () => {
+  // As gateway-api's HTTPRoute rules: `!has(self.matches[0].path)`, and inside a macro.
+  const route = {
+    type: 'object',
+    'x-kubernetes-validations': [
+      v("size(self.matches) != 1 || !has(self.matches[0].path) || self.matches[0].path.type == 'PathPrefix'"),
+      v('self.matches.all(m, !has(m.path) || has(self.matches.filter(x, has(x.path))[0].path.type))'),
+      v("self.matches.filter(m, has(m.path))[0].path.type != '' || true"),
+    ],
+    properties: {
+      matches: { type: 'array', maxItems: 8, items: { type: 'object', properties: { path: { type: 'object', properties: { type: { type: 'string', maxLength: 20 } } } } } },
+    },
+  };
+  const schema = { type: 'object', properties: { spec: route } };
+  expect(crdValidationRuleErrors({ spec: { versions: [{ name: 'v1', schema: { openAPIV3Schema: schema } }] } }).map(fieldErrorText)).toEqual([]);
+  const validate = celValidator(schema)!;
+  expect(validate({ spec: { matches: [{}] } }, undefined).map(fieldErrorText)).toEqual([]);
+  expect(validate({ spec: { matches: [{ path: { type: 'PathPrefix' } }] } }, undefined).map(fieldErrorText)).toEqual([]);
+  expect(validate({ spec: { matches: [{ path: { type: 'Exact' } }] } }, undefined).map(fieldErrorText)).toEqual([
+    `spec: Invalid value: "object": failed rule: size(self.matches) != 1 || !has(self.matches[0].path) || self.matches[0].path.type == 'PathPrefix'`,
+  ]);
+  // An undefined field is still refused, as cel-go refuses it.
+  const typo = { type: 'object', properties: { spec: { ...route, 'x-kubernetes-validations': [v('has(self.matches[0].pth)')] } } };
+  expect(crdValidationRuleErrors({ spec: { versions: [{ name: 'v1', schema: { openAPIV3Schema: typo } }] } }).map(fieldErrorText)).toEqual([
+    expect.stringContaining("compilation failed: ERROR: <input>:1:4: undefined field 'pth'"),
+  ]);
+});

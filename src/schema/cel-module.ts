@@ -3,6 +3,7 @@
  * at serve's start. Pure.
  */
 import type * as Cel from '@marcbachmann/cel-js' with { 'resolution-mode': 'import' };
+import { installHasOfAnyOperand } from './cel-has-macro';
 
 let cel: typeof Cel | undefined;
 
@@ -12,7 +13,7 @@ let cel: typeof Cel | undefined;
  * ahead with `import()` where only that works (jest run with --experimental-vm-modules).
  */
 export function celLibrary(): typeof Cel {
-  return (cel ??= require('@marcbachmann/cel-js') as typeof Cel);
+  return (cel ??= installed(require('@marcbachmann/cel-js') as typeof Cel));
 }
 
 /**
@@ -23,10 +24,17 @@ export function celLibrary(): typeof Cel {
 export async function loadCelLibrary(): Promise<void> {
   if (cel) return;
   try {
-    cel = require('@marcbachmann/cel-js') as typeof Cel;
+    cel = installed(require('@marcbachmann/cel-js') as typeof Cel);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code !== 'ERR_REQUIRE_ESM' && code !== 'ERR_REQUIRE_ASYNC_MODULE') return;
-    cel = await import('@marcbachmann/cel-js').catch(() => undefined);
+    const lib = await import('@marcbachmann/cel-js').catch(() => undefined);
+    cel = lib && installed(lib);
   }
+}
+
+/** The library with cel-go's `has()` of any operand (./cel-has-macro). */
+function installed(lib: typeof Cel): typeof Cel {
+  installHasOfAnyOperand(lib);
+  return lib;
 }
