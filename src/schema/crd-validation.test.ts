@@ -45,3 +45,11 @@ describe('customResourceValidator: patterns are RE2 (Go regexp), as the apiserve
     expect(validate({ spec: { action: 'stop' } }).map(fieldErrorText)).toEqual([`spec.action: Invalid value: "stop": spec.action in body should match '^(?i)(abort|warn)?$'`]);
   });
 });
+
+describe('customResourceValidator: metadata', () => {
+  it('a schema that requires metadata (as Argo CD\'s Application) is satisfied: every object has it', () => {
+    const validate = customResourceValidator({ type: 'object', required: ['metadata', 'spec'], properties: { metadata: { type: 'object' }, spec: { type: 'object' } } });
+    expect(validate({ apiVersion: 'x/v1', kind: 'X', metadata: { name: 'a' }, spec: {} })).toEqual([]);
+    expect(validate({ apiVersion: 'x/v1', kind: 'X', metadata: { name: 'a' } }).map(fieldErrorText)).toEqual(['spec: Required value']);
+  });
+});

@@ -44,7 +44,8 @@ export function customResourceValidator(openAPIV3Schema: Obj | undefined): Custo
   if (!openAPIV3Schema) return () => [];
   const validate: ValidateFunction = ajv.compile(forAjv(openAPIV3Schema) as Obj);
   return (obj) => {
-    const { metadata: _ignored, ...rest } = obj;
+    // metadata is validated as ObjectMeta, not by the schema; an empty one keeps `required: [metadata]` satisfied.
+    const rest = obj.metadata === undefined ? obj : { ...obj, metadata: {} };
     if (validate(rest)) return [];
     const errors = (validate.errors ?? []).map((e) => fieldError(e, rest)).filter((e): e is FieldError => e !== undefined);
     const seen = new Set<string>();
