@@ -64,6 +64,8 @@ function forAjv(s: unknown): unknown {
   const out: Obj = {};
   for (const [k, v] of Object.entries(s as Obj)) {
     if (k.startsWith('x-kubernetes-') || k === 'default' || k === 'example' || k === 'externalDocs') continue;
+    // An empty enum is none (Go's omitempty); Ajv refuses to compile one.
+    if (k === 'enum' && Array.isArray(v) && v.length === 0) continue;
     if (k === 'format') {
       if (typeof v === 'string') out[FORMAT_KEYWORD] = v;
       continue;

@@ -34,7 +34,7 @@ const MANAGER = 'kube-apiserver';
 
 export class CrdController {
   private readonly crds: ResourceStore<StoredObject>;
-  private readonly waiters = new Map<string, Array<() => void>>();
+  private readonly waiters = new Map<string, Array<{ resolve: () => void; reject: (err: Error) => void }>>();
 
   constructor(
     private readonly store: Store<StoredObject>,
@@ -51,10 +51,10 @@ export class CrdController {
     this.crds.watch({ prefix: '', after: store.head, deliver: (_type, _object, change) => queueMicrotask(() => this.changed(change.key)) });
   }
 
-  /** Resolves once the CRD named is established (at once when it is). */
+  /** Resolves once the CRD named is established (at once when it is); rejects when its resource cannot be served. */
   established(name: string): Promise<void> {
     if (this.custom.isInstalled(name)) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.set(name, [...(this.waiters.get(name) ?? []), resolve]));
+    return new Promise((resolve, reject) => this.waiters.set(name, [...(this.waiters.get(name) ?? []), { resolve, reject }]));
   }
 
   private changed(key: string): void {
@@ -78,6 +78,7 @@ export class CrdController {
       this.wake(name);
     } catch (err) {
       this.log?.error({ err, crd: name }, 'custom resource definition controller');
+      this.settle(name, new Error(`custom resource definition ${name} cannot be served: ${(err as Error).message}`));
     }
   }
 
@@ -151,9 +152,17 @@ export class CrdController {
   }
 
   private wake(name: string): void {
+    this.settle(name);
+  }
+
+  /** Ends the waits for the CRD named: resolved, or rejected with `err`. */
+  private settle(name: string, err?: Error): void {
     const waiting = this.waiters.get(name);
     this.waiters.delete(name);
-    for (const resolve of waiting ?? []) resolve();
+    for (const w of waiting ?? []) {
+      if (err) w.reject(err);
+      else w.resolve();
+    }
   }
 }
 

@@ -61,6 +61,8 @@ export async function installCrds(paths: readonly string[], deps: CrdInstallDeps
     }
     commitWrite(deps.store, [{ resource: served.store.id, key, value: (rev) => new WrittenObject(orderObject({ ...prepared, metadata: { ...prepared.metadata, resourceVersion: String(rev) } })) }]);
   }
-  await Promise.all(names.map((n) => deps.controller.established(n)));
+  await Promise.all(names.map((n) => deps.controller.established(n))).catch((err: Error) => {
+    throw new UsageError(`--crds: ${err.message}`);
+  });
   return names;
 }
