@@ -50,7 +50,7 @@ export function celValidator(openAPIV3Schema: Obj | undefined): CelValidator | u
 }
 
 /** Whether any node of the schema has `x-kubernetes-validations`. */
-function hasRules(s: unknown): boolean {
+export function hasRules(s: unknown): boolean {
   if (typeof s !== 'object' || s === null) return false;
   const schema = s as Obj;
   if (Array.isArray(schema['x-kubernetes-validations']) && schema['x-kubernetes-validations'].length > 0) return true;

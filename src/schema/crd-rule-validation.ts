@@ -19,6 +19,7 @@ import { childCardinality, estimatedCostError, expressionCost, observeRuleCost, 
 import { estimateRuleCost } from './cel-cost';
 import { schemaDeclSize } from './cel-decl-sizes';
 import { compileCelRule } from './cel-environment';
+import { hasRules } from './cel-validator';
 import { typedEnvironments, type TypedEnvironments } from './cel-types';
 
 type Obj = Record<string, any>;
@@ -31,7 +32,7 @@ export function crdValidationRuleErrors(crd: Obj): FieldError[] {
   const targets = shared ? [{ schema: schemas[0], path: 'spec.validation.openAPIV3Schema' }] : schemas.map((schema, i) => ({ schema, path: `spec.versions[${i}].schema.openAPIV3Schema` }));
   const errs: FieldError[] = [];
   for (const { schema, path } of targets) {
-    if (typeof schema !== 'object' || schema === null) continue;
+    if (typeof schema !== 'object' || schema === null || !hasRules(schema)) continue;
     const total: CostTotal = { total: 0n, mostExpensive: [] };
     walk(schema, path, { typed: typedEnvironments(schema), total, root: true }, undefined, 1n, errs);
     errs.push(...schemaCostTotalErrors(total, path));

@@ -22,7 +22,9 @@ const FORMAT_KEYWORD = 'x-kubetape-format';
 export type CustomResourceValidator = (obj: Obj) => FieldError[];
 
 /** `pattern` is Go's regexp syntax (RE2: `(?i)` flag groups …), translated by ../k8s/re2-regexp; one RE2 refuses is left to JavaScript. */
-const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false, validateSchema: false, code: { regExp: patternRegExp } });
+// Ajv's code optimisation costs more than half of compiling a large CRD's schema (Argo CD's
+// ApplicationSet: 1.4 s → 0.5 s without it) and saves nothing measurable per validation.
+const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false, validateSchema: false, code: { regExp: patternRegExp, optimize: false } });
 /** `format` as the apiserver checks it (./string-formats), under a keyword of its own so that Ajv's formats stay off. */
 ajv.addKeyword({ keyword: FORMAT_KEYWORD, type: 'string', schemaType: 'string', validate: checkFormat });
 
