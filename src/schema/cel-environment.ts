@@ -15,7 +15,7 @@ import { useGoOperators } from './cel-go-operators';
 import { GO_FUNCTIONS, withGoStringFunctions } from './cel-go-strings';
 import { withKubernetesLibrary } from './cel-library';
 import { celLibrary } from './cel-module';
-import { celCheckError, typeCheckError } from './cel-type-check';
+import { celCheckError, topLevelTypes, typeCheckError } from './cel-type-check';
 import type { CelScalars } from './cel-value';
 import { re2RegExp } from '../k8s/re2-regexp';
 
@@ -198,24 +198,6 @@ function noSuchOverload(message: string): string {
   return `no such overload: ${name}(${args.join(', ')})`;
 }
 
-/** `string, map<string, int>` → its types. */
-function topLevelTypes(list: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let current = '';
-  for (const c of list) {
-    if (c === ',' && depth === 0) {
-      out.push(current.trim());
-      current = '';
-      continue;
-    }
-    if (c === '<') depth++;
-    if (c === '>') depth--;
-    current += c;
-  }
-  if (current.trim() !== '') out.push(current.trim());
-  return out;
-}
 
 /** A value's type name as cel-go's ref.Type.TypeName() gives it. */
 function goTypeName(type: string): string {

@@ -172,13 +172,17 @@ function mostGeneral(a: string, b: string): string {
 /** `list<int>` → ['list', ['int']]; `map<string, list<int>>` → ['map', ['string', 'list<int>']]. */
 function typeParams(t: string): [string | undefined, string[]] {
   const m = /^(list|map)<(.*)>$/.exec(t);
-  if (!m) return [undefined, []];
-  const params: string[] = [];
+  return m ? [m[1], topLevelTypes(m[2]!)] : [undefined, []];
+}
+
+/** `string, map<string, int>` → its types (commas inside `<…>` kept). */
+export function topLevelTypes(list: string): string[] {
+  const out: string[] = [];
   let depth = 0;
   let current = '';
-  for (const c of m[2]!) {
+  for (const c of list) {
     if (c === ',' && depth === 0) {
-      params.push(current.trim());
+      out.push(current.trim());
       current = '';
       continue;
     }
@@ -186,8 +190,8 @@ function typeParams(t: string): [string | undefined, string[]] {
     if (c === '>') depth--;
     current += c;
   }
-  params.push(current.trim());
-  return [m[1], params];
+  if (current.trim() !== '') out.push(current.trim());
+  return out;
 }
 
 /** Where cel-go locates an expression: a selection at its dot, a call at its parenthesis, an operator at its token, else its start. */
