@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import type { Argv, CommandModule } from 'yargs';
 import { UsageError } from '../errors/usage-error';
-import { explore, exploreReportHtml, killAllControllers, mergeResults, rerunPlan, summaryText } from '../explore';
 import { parseDuration } from '../serve/duration';
+import { modes } from './modes';
 
 /** Exit code when plans diverged from the reference (findings). */
 export const EXIT_FINDINGS = 3;
@@ -39,6 +39,7 @@ const runCommand: CommandModule<object, ExploreArgs> = {
       .option('hold', { type: 'string', default: '1500ms', describe: "how long a stale-state plan holds the controller's watches" }),
   handler: async (args) => {
     stopControllersOnSignals();
+    const { explore, mergeResults, summaryText } = modes.explore();
     const { summary } = await explore({
       controller: args.controller,
       workload: args.workload,
@@ -65,6 +66,7 @@ const reportCommand: CommandModule<object, { results: string[]; html?: string }>
   describe: 'Merge result folders (shards) and print a summary; --html writes a page of the findings',
   builder: (y) => y.positional('results', { type: 'string', array: true, demandOption: true }).option('html', { type: 'string', describe: 'write a self-contained HTML page here' }),
   handler: (args) => {
+    const { exploreReportHtml, mergeResults, summaryText } = modes.explore();
     const report = mergeResults(args.results);
     process.stdout.write(summaryText(report));
     if (args.html) writeFileSync(args.html, exploreReportHtml(report));
@@ -78,6 +80,7 @@ const rerunCommand: CommandModule<object, { plan: string }> = {
   builder: (y) => y.positional('plan', { type: 'string', demandOption: true }),
   handler: async (args) => {
     stopControllersOnSignals();
+    const { rerunPlan, summaryText } = modes.explore();
     const { finding, perturbed } = await rerunPlan(args.plan);
     if (!finding) {
       process.stdout.write(`no divergence${perturbed ? '' : " (the plan's moment never came in this run)"}\n`);
@@ -92,7 +95,7 @@ const rerunCommand: CommandModule<object, { plan: string }> = {
 function stopControllersOnSignals(): void {
   for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
     process.once(signal, () => {
-      killAllControllers();
+      modes.explore().killAllControllers();
       process.exit(code);
     });
   }

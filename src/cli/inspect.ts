@@ -1,6 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { formatSummary, inspectRecording } from '../inspect';
-import { writeReport } from '../ui';
+import { modes } from './modes';
 import { progressBar } from './progress-bar';
 
 interface InspectArgs {
@@ -19,8 +18,9 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
       .option('json', { type: 'boolean', default: false, describe: 'print the summary as JSON' })
       .option('html', { type: 'string', describe: 'write the UI\'s views (timeline, exchanges, objects, time travel, summary) to this self-contained HTML file' }),
   handler: (args) => {
+    const { formatSummary, inspectRecording } = modes.inspect();
     if (args.html !== undefined) {
-      const bytes = writeReport(args.db, args.html, inspectRecording);
+      const bytes = modes.ui().writeReport(args.db, args.html, inspectRecording);
       process.stdout.write(`${args.html}: ${bytes} bytes\n`);
       return;
     }

@@ -1,4 +1,4 @@
-import { Presets, SingleBar } from 'cli-progress';
+import type { SingleBar } from 'cli-progress';
 
 /**
  * A progress bar on stderr for long work that reports `(done, total)`, or undefined when stderr
@@ -10,6 +10,7 @@ export function progressBar(label: string, unit: string): ((done: number, total:
   let bar: SingleBar | undefined;
   return (done, total) => {
     if (!bar) {
+      const { Presets, SingleBar } = require('cli-progress') as typeof import('cli-progress');
       // Work done synchronously redraws from update() once 2 × throttle (1000 / fps ms) have passed.
       bar = new SingleBar({ format: `${label} {bar} {percentage}% | {value}/{total} ${unit}`, stream: process.stderr, fps: 20, hideCursor: false }, Presets.shades_classic);
       bar.start(total, done);

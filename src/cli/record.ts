@@ -1,7 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { DEFAULT_LISTEN } from '../http/listen';
-import { createLogger } from '../log/logger';
-import { record } from '../record';
+import { modes } from './modes';
 import { runUntilSignal } from './run-server';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -39,6 +38,8 @@ export const recordCommand: CommandModule<object, RecordArgs> = {
       .option('log-level', { choices: LOG_LEVELS, default: 'info' as const, describe: 'log level (JSON lines on stderr)' })
       .option('faults', { type: 'string', describe: 'fault rules file (YAML or JSON); also managed at /_kubetape/faults' }),
   handler: async (args) => {
+    const { record } = modes.record();
+    const { createLogger } = modes.logger();
     const server = await record({
       db: args.db,
       upstream: args.upstream,

@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { DEFAULT_LISTEN } from '../http/listen';
-import { createLogger } from '../log/logger';
-import { DEFAULT_IGNORED_PARAMS, ON_MISS, replay, summaryLine, type OnMiss } from '../replay';
+import { DEFAULT_IGNORED_PARAMS, ON_MISS, type OnMiss } from '../replay/options';
+import { modes } from './modes';
 import { LOG_LEVELS } from './record';
 import { numberArg } from './number-arg';
 import { runUntilSignal } from './run-server';
@@ -45,6 +45,8 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       .option('faults', { type: 'string', describe: 'fault rules file (YAML or JSON); also managed at /_kubetape/faults' })
       .option('log-level', { choices: LOG_LEVELS, default: 'info' as const, describe: 'log level (JSON lines on stderr)' }),
   handler: async (args) => {
+    const { replay, summaryLine } = modes.replay();
+    const { createLogger } = modes.logger();
     const server = await replay({
       db: args.db,
       listen: args.listen,

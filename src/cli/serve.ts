@@ -1,9 +1,10 @@
 import type { CommandModule } from 'yargs';
 import { DEFAULT_LISTEN } from '../http/listen';
-import { createLogger } from '../log/logger';
-import { CLOCK_MODES, CONTROLLER_NAMES, NO_CONTROLLERS, serve, type ClockMode } from '../serve';
+import { CONTROLLER_NAMES, NO_CONTROLLERS } from '../serve/controllers/controller-names';
+import { CLOCK_MODES, type ClockMode } from '../serve/options';
 import { parseDuration } from '../serve/duration';
 import { UsageError } from '../errors/usage-error';
+import { modes } from './modes';
 import { LOG_LEVELS } from './record';
 import { numberArg } from './number-arg';
 import { progressBar } from './progress-bar';
@@ -64,6 +65,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     const speed = args.speed === undefined ? undefined : numberArg('--speed', args.speed, 'a positive number (2 = twice as fast as recorded)', (n) => n > 0);
     if (args['keep-secrets'] && args.out === undefined) throw new UsageError('--keep-secrets applies to --out only');
     if (speed !== undefined && args.clock !== 'realtime') throw new UsageError(`--speed applies to --clock realtime only (the clock is ${args.clock})`);
+    const { serve } = modes.serve();
+    const { createLogger } = modes.logger();
     const server = await serve({
       db: args.db,
       listen: args.listen,

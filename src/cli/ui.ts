@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { CommandModule } from 'yargs';
-import { inspectRecording } from '../inspect';
-import { createLogger } from '../log/logger';
-import { DEFAULT_UI_LISTEN, startUi } from '../ui';
+import { DEFAULT_UI_LISTEN } from '../ui/ui-listen';
+import { modes } from './modes';
 import { LOG_LEVELS } from './record';
 import { runUntilSignal } from './run-server';
 
@@ -24,7 +23,9 @@ export const uiCommand: CommandModule<object, UiArgs> = {
       .option('open', { type: 'boolean', default: false, describe: 'open the page in the default browser (xdg-open, open or start)' })
       .option('log-level', { choices: LOG_LEVELS, default: 'info' as const, describe: 'log level (JSON lines on stderr)' }),
   handler: async (args) => {
-    const server = await startUi({ db: args.db, listen: args.listen, logger: createLogger({ level: args['log-level'] }), summary: inspectRecording });
+    const { startUi } = modes.ui();
+    const { createLogger } = modes.logger();
+    const server = await startUi({ db: args.db, listen: args.listen, logger: createLogger({ level: args['log-level'] }), summary: modes.inspect().inspectRecording });
     if (args.open) openBrowser(server.url);
     await runUntilSignal(server, 'ui');
   },

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { parse } from 'yaml';
+import { yaml } from '../wire/yaml';
 import { UsageError } from '../errors/usage-error';
 
 /**
@@ -15,7 +15,7 @@ export async function loadFaultsFile(path: string): Promise<unknown> {
     throw new UsageError(`${path}: cannot read the faults file: ${(err as Error).message}`);
   }
   try {
-    return parse(text, { prettyErrors: false });
+    return yaml().parse(text, { prettyErrors: false });
   } catch (err) {
     const first = (err as Error).message.split('\n')[0];
     throw new UsageError(`${path}: not valid YAML or JSON: ${first}`);

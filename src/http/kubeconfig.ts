@@ -1,21 +1,44 @@
 import { writeFileSync } from 'node:fs';
-import YAML from 'yaml';
 
 /**
  * Writes a kubeconfig whose current context points clients at `url` in `namespace` (kubetape needs
- * no credentials).
+ * no credentials). The YAML is written here, without a YAML library: its shape is fixed, and a
+ * string that could read as anything else is written double-quoted (a JSON string is a YAML
+ * double-quoted scalar).
  * `insecure-skip-tls-verify` is set because @kubernetes/client-node 1.4 refuses a plain-http server
  * without it; kubectl and the Python client ignore it for http.
  */
 export function writeKubeconfig(path: string, url: string, namespace = 'default', name = 'kubetape'): void {
-  const config = {
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: [{ name, cluster: { server: url, 'insecure-skip-tls-verify': url.startsWith('http:') } }],
-    users: [{ name, user: {} }],
-    contexts: [{ name, context: { cluster: name, user: name, namespace } }],
-    'current-context': name,
-    preferences: {},
-  };
-  writeFileSync(path, YAML.stringify(config), { mode: 0o600 });
+  const q = scalar;
+  const text = [
+    'apiVersion: v1',
+    'kind: Config',
+    'clusters:',
+    `  - name: ${q(name)}`,
+    '    cluster:',
+    `      server: ${q(url)}`,
+    `      insecure-skip-tls-verify: ${url.startsWith('http:')}`,
+    'users:',
+    `  - name: ${q(name)}`,
+    '    user: {}',
+    'contexts:',
+    `  - name: ${q(name)}`,
+    '    context:',
+    `      cluster: ${q(name)}`,
+    `      user: ${q(name)}`,
+    `      namespace: ${q(namespace)}`,
+    `current-context: ${q(name)}`,
+    'preferences: {}',
+    '',
+  ].join('\n');
+  writeFileSync(path, text, { mode: 0o600 });
+}
+
+/** YAML 1.1 words a plain scalar would read as a boolean or null. */
+const YAML_WORDS = /^(?:y|n|yes|no|true|false|on|off|null|~)$/i;
+
+/** `text` as a YAML scalar: plain when it is a name or URL that reads back as the same string, else quoted. */
+function scalar(text: string): string {
+  const plain = /^[A-Za-z_][\w.\/-]*(?::[\w.\/-]+)*$/.test(text) && !YAML_WORDS.test(text);
+  return plain ? text : JSON.stringify(text);
 }

@@ -3,7 +3,7 @@
  * reports them (`line 7: key "k" already set in map`, one per repetition, in text order), which
  * sigs.k8s.io/yaml's YAMLToJSONStrict wraps. Pure.
  */
-import YAML, { isMap, isScalar, LineCounter } from 'yaml';
+import { yaml } from '../wire/yaml';
 import { scanJsonFields } from './json-field-scan';
 
 /**
@@ -14,11 +14,12 @@ export function yamlDuplicateKeys(body: Buffer, parsed?: unknown): string[] {
   const text = body.toString('utf8');
   const json = parsed !== undefined ? parsed : parseJson(text);
   if (json !== NOT_JSON) return keyCount(json) === textKeyCount(text) ? [] : jsonDuplicateKeys(text);
+  const { isMap, isScalar, LineCounter, parseDocument, visit } = yaml();
   const lineCounter = new LineCounter();
-  const doc = YAML.parseDocument(text, { version: '1.1', uniqueKeys: false, lineCounter });
+  const doc = parseDocument(text, { version: '1.1', uniqueKeys: false, lineCounter });
   if (doc.errors.length > 0) return [];
   const found: Array<{ offset: number; line: string }> = [];
-  YAML.visit(doc, {
+  visit(doc, {
     Map(_, map) {
       const seen = new Set<string>();
       for (const pair of map.items) {

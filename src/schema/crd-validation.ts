@@ -8,7 +8,8 @@
  * keywords are reported as FieldValueInvalid with Ajv's message. CEL rules are ./cel-validator's.
  * Pure.
  */
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type Ajv from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { matchesFormat } from './string-formats';
 import { invalidField, notSupportedField, requiredField, type FieldError, type FieldValue } from '../k8s/field-errors';
 import { re2RegExp } from '../k8s/re2-regexp';
@@ -22,11 +23,19 @@ const FORMAT_KEYWORD = 'x-kubetape-format';
 export type CustomResourceValidator = (obj: Obj) => FieldError[];
 
 /** `pattern` is Go's regexp syntax (RE2: `(?i)` flag groups …), translated by ../k8s/re2-regexp; one RE2 refuses is left to JavaScript. */
-// Ajv's code optimisation costs more than half of compiling a large CRD's schema (Argo CD's
-// ApplicationSet: 1.4 s → 0.5 s without it) and saves nothing measurable per validation.
-const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false, validateSchema: false, code: { regExp: patternRegExp, optimize: false } });
-/** `format` as the apiserver checks it (./string-formats), under a keyword of its own so that Ajv's formats stay off. */
-ajv.addKeyword({ keyword: FORMAT_KEYWORD, type: 'string', schemaType: 'string', validate: checkFormat });
+let ajvInstance: Ajv | undefined;
+
+/** The one Ajv, made when the first custom resource schema is compiled (a cluster without CRDs never loads Ajv). */
+function ajv(): Ajv {
+  if (ajvInstance) return ajvInstance;
+  const AjvClass = (require('ajv') as typeof import('ajv')).default;
+  // Ajv's code optimisation costs more than half of compiling a large CRD's schema (Argo CD's
+  // ApplicationSet: 1.4 s → 0.5 s without it) and saves nothing measurable per validation.
+  ajvInstance = new AjvClass({ allErrors: true, strict: false, validateFormats: false, validateSchema: false, code: { regExp: patternRegExp, optimize: false } });
+  // `format` as the apiserver checks it (./string-formats), under a keyword of its own so that Ajv's formats stay off.
+  ajvInstance.addKeyword({ keyword: FORMAT_KEYWORD, type: 'string', schemaType: 'string', validate: checkFormat });
+  return ajvInstance;
+}
 
 function patternRegExp(pattern: string, flags: string): RegExp {
   const re = re2RegExp(pattern);
@@ -44,7 +53,7 @@ checkFormat.errors = [] as Partial<ErrorObject>[];
 /** A validator for one version's schema (one compile; reuse it). */
 export function customResourceValidator(openAPIV3Schema: Obj | undefined): CustomResourceValidator {
   if (!openAPIV3Schema) return () => [];
-  const validate: ValidateFunction = ajv.compile(forAjv(openAPIV3Schema) as Obj);
+  const validate: ValidateFunction = ajv().compile(forAjv(openAPIV3Schema) as Obj);
   return (obj) => {
     // metadata is validated as ObjectMeta, not by the schema; an empty one keeps `required: [metadata]` satisfied.
     const rest = obj.metadata === undefined ? obj : { ...obj, metadata: {} };

@@ -3,7 +3,7 @@
  * protobuf), a Table (recorded cells where the recording has them), or PartialObjectMetadata.
  * Watch frames carry a cache key so each change is encoded once per representation.
  */
-import YAML from 'yaml';
+import { yaml } from '../wire/yaml';
 import { notAcceptable } from '../k8s/status';
 import { goJson } from '../wire/json-spans';
 import type { StoredObject } from '../reconstruct';
@@ -138,7 +138,7 @@ export class BodyEncoder {
 
 /** YAML of a JSON body, keys in their JSON order (what the apiserver's YAML serializer writes). */
 function toYaml(body: Buffer | string): Buffer {
-  return Buffer.from(YAML.stringify(JSON.parse(String(body))), 'utf8');
+  return Buffer.from(yaml().stringify(JSON.parse(String(body))), 'utf8');
 }
 
 function json(value: unknown): Buffer {

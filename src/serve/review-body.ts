@@ -5,7 +5,7 @@
  * written in the encoding the client posted, `201 Created` as the apiserver answers a create.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import YAML from 'yaml';
+import { yaml } from '../wire/yaml';
 import { badRequest } from '../k8s/status';
 import { unsupportedBodyType } from '../k8s/write-status';
 import { decodeEnvelope } from '../wire/protobuf';
@@ -44,7 +44,7 @@ export async function readReview(req: IncomingMessage, type: ReviewKind): Promis
   let value: unknown;
   try {
     const text = body.toString('utf8');
-    value = media === 'application/yaml' ? YAML.parse(text) : JSON.parse(text);
+    value = media === 'application/yaml' ? yaml().parse(text) : JSON.parse(text);
   } catch (err) {
     throw unrecognized((err as Error).message);
   }

@@ -15,7 +15,9 @@ import { RecordingViews } from './recording-views';
 import { answerApi } from './ui-api';
 import { basename } from 'node:path';
 
-export const DEFAULT_UI_LISTEN = '127.0.0.1:8002';
+import { DEFAULT_UI_LISTEN } from './ui-listen';
+
+export { DEFAULT_UI_LISTEN };
 
 export interface UiOptions {
   db: string;

@@ -1,7 +1,7 @@
 import type https from 'node:https';
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import YAML from 'yaml';
+import { yaml } from '../wire/yaml';
 import type { KubeConfig } from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
 import { UsageError } from '../errors/usage-error';
 
@@ -88,7 +88,7 @@ export function tokenFileOf(files: string[], user: string | undefined): string |
   for (const file of files) {
     let doc: { users?: Array<{ name?: string; user?: { tokenFile?: unknown } }> };
     try {
-      doc = YAML.parse(readFileSync(file, 'utf8')) ?? {};
+      doc = yaml().parse(readFileSync(file, 'utf8')) ?? {};
     } catch {
       continue;
     }

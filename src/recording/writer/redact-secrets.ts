@@ -8,7 +8,7 @@
  * The functions return the rewritten bytes, or null when there was nothing to redact; a body they
  * cannot parse throws Unredactable (the writer then stores its size and the reason, not the body).
  */
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { yaml } from '../../wire/yaml';
 import type { RequestInfo } from '../../k8s/request-info';
 import { goJson } from '../../wire/json-spans';
 import { isProtobuf, isYaml } from '../../wire/media-types';
@@ -62,12 +62,12 @@ export function redactJson(text: Buffer, target: RedactTarget = 'secret', reques
 export function redactYaml(text: Buffer, target: RedactTarget, request = false): Buffer | null {
   let value: unknown;
   try {
-    value = parseYaml(text.toString('utf8'));
+    value = yaml().parse(text.toString('utf8'));
   } catch (err) {
     throw new Unredactable(`not YAML: ${(err as Error).message}`);
   }
   if (!redactDocument(value, target, request)) return null;
-  return Buffer.from(stringifyYaml(value));
+  return Buffer.from(yaml().stringify(value));
 }
 
 function redactDocument(value: unknown, target: RedactTarget, request: boolean): boolean {

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import YAML from 'yaml';
+import { yaml } from '../../wire/yaml';
 import { UsageError } from '../../errors/usage-error';
 import { isPlainObject } from '../../wire/json-object';
 
@@ -33,7 +33,7 @@ export function readCrdFiles(paths: readonly string[]): Array<{ file: string; cr
 function crdsIn(file: string): Obj[] {
   const text = readFileSync(file, 'utf8');
   const docs: unknown[] = [];
-  for (const doc of YAML.parseAllDocuments(text)) {
+  for (const doc of yaml().parseAllDocuments(text)) {
     if (doc.errors.length > 0) throw new UsageError(`--crds ${file}: ${doc.errors[0]!.message.split('\n')[0]}`);
     docs.push(doc.toJS());
   }

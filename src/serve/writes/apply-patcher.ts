@@ -7,7 +7,7 @@
  * apiVersion or managedFields in the body, 500 for fields the type does not declare, 409 for
  * conflicts.
  */
-import YAML from 'yaml';
+import { yaml } from '../../wire/yaml';
 import { internalError } from '../../k8s/status';
 import { badRequestMessage } from '../../k8s/write-status';
 import { applyConfiguration, TypedValueError, type Schema } from '../../schema';
@@ -58,7 +58,7 @@ function decodeApplyBody(patch: Buffer): Obj {
   const text = patch.toString('utf8');
   let value: unknown;
   try {
-    value = YAML.parse(text, { version: '1.1', uniqueKeys: false });
+    value = yaml().parse(text, { version: '1.1', uniqueKeys: false });
   } catch (err) {
     throw badRequestMessage(`error decoding YAML: ${(err as Error).message.split('\n')[0]}`);
   }

@@ -7,7 +7,7 @@
  * deletes it as DELETE with the eviction's deleteOptions would. 201 Success Status; the budget's
  * refusals are 429 (src/k8s/eviction-budget.ts); more than one budget is a 500 Status.
  */
-import YAML from 'yaml';
+import { yaml } from '../../wire/yaml';
 import { canIgnoreBudget, coveringBudgets, decrementBudget, moreThanOneBudget, unreadyWithinBudget } from '../../k8s/eviction-budget';
 import { setPodCondition } from '../../k8s/pod-binding';
 import { notFound } from '../../k8s/status';
@@ -76,7 +76,7 @@ function decodeEviction(ctx: ResourceRequest, deps: WriteDeps, body: Buffer): Ob
 function bodyApiVersion(type: string, body: Buffer): unknown {
   try {
     if (type === PROTOBUF_BODY_TYPE) return decodeEnvelope(body).apiVersion;
-    const value: unknown = type === 'application/yaml' ? YAML.parse(body.toString('utf8')) : JSON.parse(body.toString('utf8'));
+    const value: unknown = type === 'application/yaml' ? yaml().parse(body.toString('utf8')) : JSON.parse(body.toString('utf8'));
     return isPlainObject(value) ? value.apiVersion : undefined;
   } catch {
     return undefined;

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import YAML from 'yaml';
+import { yaml } from '../../wire/yaml';
 import { goJsonSyntaxError } from '../../k8s/go-json';
 import { jsonRepeatsKeys } from '../../k8s/yaml-duplicate-keys';
 import { StatusError } from '../../k8s/status';
@@ -198,7 +198,7 @@ function parseJson(body: Buffer, kind: string): unknown {
 function parseYaml(body: Buffer, kind: string): unknown {
   if (body.length === 0) throw unrecognized(kind, "couldn't get version/kind; json parse error: unexpected end of JSON input", body);
   try {
-    return YAML.parse(body.toString('utf8'), { version: '1.1', uniqueKeys: false });
+    return yaml().parse(body.toString('utf8'), { version: '1.1', uniqueKeys: false });
   } catch (err) {
     throw badRequestMessage(`error converting YAML to JSON: ${(err as Error).message.split('\n')[0]}`);
   }
