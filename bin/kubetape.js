@@ -1,3 +1,3 @@
 #!/usr/bin/env node
 'use strict';
-require('../dist/cli/main.js').main(process.argv.slice(2));
+require('./load-cli.js').loadCli().cli.main(process.argv.slice(2));

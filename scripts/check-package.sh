@@ -4,7 +4,8 @@
 # repository's node_modules: no network), then
 #   - tsc on a file using the public types, skipLibCheck off (no dev-only types may leak);
 #   - jest as the README documents it (CommonJS, client-node transformed by @swc/jest), and as
-#     an ES-module test (--experimental-vm-modules): serve, record (through a kubeconfig) and replay.
+#     an ES-module test (--experimental-vm-modules): serve, record (through a kubeconfig) and replay;
+#   - the CLI as `npx kubetape` runs it: from its one-file bundle, with a code cache this Node takes.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 MODULES="$ROOT/node_modules"
@@ -49,4 +50,12 @@ echo "check-package: jest, CommonJS (client-node transformed)"
 node node_modules/jest/bin/jest.js --ci --config jest.config.js --testMatch '**/*.test.js' --cacheDirectory "$WORK/jest-cache"
 echo "check-package: jest, ES modules (--experimental-vm-modules)"
 NODE_OPTIONS=--experimental-vm-modules node node_modules/jest/bin/jest.js --ci --config jest.esm.config.js --cacheDirectory "$WORK/jest-cache"
+echo "check-package: the CLI loads its bundle and code cache"
+node -e '
+  const { script } = require("./node_modules/kubetape/bin/load-cli.js").loadCli();
+  if (!script) throw new Error("bin/load-cli.js loaded dist/ module by module, not the bundle");
+  if (script.cachedDataRejected !== false) throw new Error("the bundle code cache was missing or refused");
+'
+node node_modules/kubetape/bin/kubetape.js --help > "$WORK/help.txt"
+grep -q "kubetape serve" "$WORK/help.txt"
 echo "check-package: ok"
