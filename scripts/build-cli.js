@@ -30,6 +30,12 @@ const ownDirname = {
 
 async function main() {
   rmSync(CACHE, { force: true });
+  if (!process.features.require_module) {
+    // bin/load-cli.js would not load a bundle on this Node (see there): dist/ is used as it is.
+    rmSync(BUNDLE, { force: true });
+    process.stdout.write(`build-cli: no bundle on Node ${process.version} (it cannot require() ES modules); the CLI loads dist/ module by module\n`);
+    return;
+  }
   await build({
     entryPoints: [join(root, 'dist', 'cli', 'main.js')],
     outfile: BUNDLE,
