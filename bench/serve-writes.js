@@ -25,8 +25,9 @@
  *   previous one's answer; each object carries the wall-clock time its request was sent. The
  *   delay of a delivery is its receipt by a watcher minus that time; the table shows the
  *   median and p99 over all deliveries and over each write's last delivery (when it has
- *   reached every watcher), and the CPU time per write of the server and of the two watcher
- *   processes during the writes. `--only-watch` runs this phase alone.
+ *   reached every watcher), the median time the writer waited for each answer, and the CPU
+ *   time per write of the server and of the two watcher processes during the writes.
+ *   `--only-watch` runs this phase alone.
  * - memory: a fresh server, `--memory-objects` ConfigMaps of ~1 KiB created, then the server's
  *   VmRSS and VmHWM from /proc/PID/status.
  *
@@ -201,6 +202,7 @@ async function fanout() {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const filler = 'x'.repeat(DATA_BYTES);
   const cpu0 = [server.child, ...holders].map((c) => cpuSeconds(c.pid));
+  const answers = [];
   for (let i = 0; i < watchWrites; i++) {
     await new Promise((res, rej) => {
       const sent = performance.timeOrigin + performance.now();
@@ -215,7 +217,11 @@ async function fanout() {
         { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
         (r) => {
           r.resume();
-          r.on('end', () => (r.statusCode === 201 ? res() : rej(new Error(`create answered ${r.statusCode}`))));
+          r.on('end', () => {
+            answers.push(performance.timeOrigin + performance.now() - sent);
+            if (r.statusCode === 201) res();
+            else rej(new Error(`create answered ${r.statusCode}`));
+          });
         },
       );
       req.on('error', rej);
@@ -224,7 +230,7 @@ async function fanout() {
   }
   let timer;
   const timeout = new Promise((_, rej) => (timer = setTimeout(() => rej(new Error('watchers did not see every write in 60 s')), 60_000)));
-  const answers = await Promise.race([Promise.all(finished), timeout]).finally(() => clearTimeout(timer));
+  const delays = await Promise.race([Promise.all(finished), timeout]).finally(() => clearTimeout(timer));
   await new Promise((r) => setTimeout(r, 100));
   const [serverUs, ...holderUs] = [server.child, ...holders].map((c, i) => ((cpuSeconds(c.pid) - cpu0[i]) * 1e6) / watchWrites);
   agent.destroy();
@@ -233,7 +239,7 @@ async function fanout() {
   const all = [];
   const lastPerWrite = new Array(watchWrites).fill(-Infinity);
   let missing = 0;
-  answers.forEach((a, hi) => {
+  delays.forEach((a, hi) => {
     const l = floats(a.latencies);
     for (let i = 0; i < watchWrites; i++)
       for (let w = 0; w < per[hi]; w++) {
@@ -254,6 +260,7 @@ async function fanout() {
     p99: pct(all, 99),
     lastP50: pct(lastPerWrite, 50),
     lastP99: pct(lastPerWrite, 99),
+    answerP50: pct(answers.sort((a, b) => a - b), 50),
     serverUs,
     watchersUs: holderUs.reduce((a, b) => a + b, 0),
   };
@@ -302,6 +309,7 @@ async function main() {
     console.log(
       `\nwatch fan-out, ${watchers} watchers × ${watchWrites} writes one at a time: ${fmt(f.deliveries)} deliveries, ${f.missing} missing;` +
         ` CPU per write: server ${fmt(f.serverUs)} µs, watcher processes ${fmt(f.watchersUs)} µs;` +
+        ` the writer's answer p50 ${fmt(f.answerP50, 2)} ms;` +
         ` every delivery p50 ${fmt(f.p50, 2)} ms p99 ${fmt(f.p99, 2)} ms; a write's last delivery p50 ${fmt(f.lastP50, 2)} ms p99 ${fmt(f.lastP99, 2)} ms` +
         ` (target: median ≤ ${TARGET.fanoutMedian} ms)`,
     );

@@ -2,7 +2,8 @@
  * One watch response, and the one place its frames are written: the stream faults' delays and
  * ends (a WatchFrameGuard from the faults hook, when one applies), bookmarks at the interval the
  * watch cache uses, the `timeoutSeconds` end. Each frame goes to the socket as one chunk, one
- * write (src/http/response-chunks.ts); a second frame in the same tick corks the socket until
+ * write (src/http/response-chunks.ts), when it is written: a change reaches its watchers during
+ * the commit, before the writer's answer. A second frame in the same tick corks the socket until
  * the tick ends, so a burst of changes leaves in one write. Frames held by a delay keep their order.
  */
 import type { ServerResponse } from 'node:http';
