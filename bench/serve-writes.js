@@ -6,6 +6,7 @@
  *   npm run build && node bench/serve-writes.js [--clients 3] [--in-flight 8] [--ops 10000]
  *     [--rounds 3] [--watchers 100] [--watch-writes 500] [--memory-objects 100000]
  *     [--pin] [--prof DIR] [--out-dir DIR] [--skip-ceiling] [--skip-watch] [--skip-memory]
+ *     [--only-watch] [--root DIR]
  *
  * - creates / updates / deletes: `--clients` load processes (bench/write-load.js), each keeping
  *   `--in-flight` requests outstanding on keep-alive sockets, share `--ops` requests per phase:
@@ -24,7 +25,9 @@
  *   previous one's answer; each object carries the wall-clock time its request was sent. The
  *   delay of a delivery is its receipt by a watcher minus that time; the table shows the
  *   median and p99 over all deliveries and over each write's last delivery (when it has
- *   reached every watcher).
+ *   reached every watcher), the median time the writer waited for each answer, and the CPU
+ *   time per write of the server and of the two watcher processes during the writes.
+ *   `--only-watch` runs this phase alone.
  * - memory: a fresh server, `--memory-objects` ConfigMaps of ~1 KiB created, then the server's
  *   VmRSS and VmHWM from /proc/PID/status.
  *
@@ -34,6 +37,7 @@
  * share both cores of this VM. `--prof DIR` runs the kubetape server under `node --cpu-prof`
  * (a .cpuprofile per server process in DIR, written when it stops). `--out-dir DIR` runs each
  * kubetape server with `--out DIR/serve-out-N.db` (every exchange recorded; DIR must not hold them).
+ * `--root DIR` serves with DIR/bin/kubetape.js (another built checkout, for before/after runs).
  */
 'use strict';
 const { fork, spawn } = require('node:child_process');
@@ -60,7 +64,8 @@ let outFiles = 0;
 /** The filler that makes a created ConfigMap ~1 KiB as kubetape serves it (metadata included). */
 const DATA_BYTES = 760;
 
-const bin = join(__dirname, '..', 'bin', 'kubetape.js');
+const bin = join(opt('root') ? resolve(opt('root')) : join(__dirname, '..'), 'bin', 'kubetape.js');
+const onlyWatch = flag('only-watch');
 const pinned = (cpu, argv) => (pin ? ['taskset', ['-c', String(cpu), ...argv]] : [argv[0], argv.slice(1)]);
 
 /** An empty kubetape serve: `{ child, url }`, the URL from its first stdout line. */
@@ -196,6 +201,8 @@ async function fanout() {
   const http = require('node:http');
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const filler = 'x'.repeat(DATA_BYTES);
+  const cpu0 = [server.child, ...holders].map((c) => cpuSeconds(c.pid));
+  const answers = [];
   for (let i = 0; i < watchWrites; i++) {
     await new Promise((res, rej) => {
       const sent = performance.timeOrigin + performance.now();
@@ -210,22 +217,29 @@ async function fanout() {
         { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
         (r) => {
           r.resume();
-          r.on('end', () => (r.statusCode === 201 ? res() : rej(new Error(`create answered ${r.statusCode}`))));
+          r.on('end', () => {
+            answers.push(performance.timeOrigin + performance.now() - sent);
+            if (r.statusCode === 201) res();
+            else rej(new Error(`create answered ${r.statusCode}`));
+          });
         },
       );
       req.on('error', rej);
       req.end(body);
     });
   }
-  const timeout = new Promise((_, rej) => setTimeout(() => rej(new Error('watchers did not see every write in 60 s')), 60_000));
-  const answers = await Promise.race([Promise.all(finished), timeout]);
+  let timer;
+  const timeout = new Promise((_, rej) => (timer = setTimeout(() => rej(new Error('watchers did not see every write in 60 s')), 60_000)));
+  const delays = await Promise.race([Promise.all(finished), timeout]).finally(() => clearTimeout(timer));
+  await new Promise((r) => setTimeout(r, 100));
+  const [serverUs, ...holderUs] = [server.child, ...holders].map((c, i) => ((cpuSeconds(c.pid) - cpu0[i]) * 1e6) / watchWrites);
   agent.destroy();
   for (const h of holders) h.send({ exit: true });
   await stop(server.child);
   const all = [];
   const lastPerWrite = new Array(watchWrites).fill(-Infinity);
   let missing = 0;
-  answers.forEach((a, hi) => {
+  delays.forEach((a, hi) => {
     const l = floats(a.latencies);
     for (let i = 0; i < watchWrites; i++)
       for (let w = 0; w < per[hi]; w++) {
@@ -246,6 +260,9 @@ async function fanout() {
     p99: pct(all, 99),
     lastP50: pct(lastPerWrite, 50),
     lastP99: pct(lastPerWrite, 99),
+    answerP50: pct(answers.sort((a, b) => a - b), 50),
+    serverUs,
+    watchersUs: holderUs.reduce((a, b) => a + b, 0),
   };
 }
 
@@ -284,13 +301,35 @@ async function main() {
     `serve writes: ${clients} load processes × ${inFlight} in flight, ${fmt(ops)} ops per phase, ${rounds} rounds` +
       `${pin ? ', server on CPU 0, clients on CPU 1' : ', server and clients share both CPUs'}; load average before: ${cpu}`,
   );
-  const loads = Array.from({ length: clients }, () => forkPinned('write-load.js'));
+  const loads = onlyWatch ? [] : Array.from({ length: clients }, () => forkPinned('write-load.js'));
   const out = {};
-  out.throughput = await throughput(loads);
+  if (!onlyWatch) printThroughput((out.throughput = await throughput(loads)));
+  if (!flag('skip-watch')) {
+    const f = await fanout();
+    console.log(
+      `\nwatch fan-out, ${watchers} watchers × ${watchWrites} writes one at a time: ${fmt(f.deliveries)} deliveries, ${f.missing} missing;` +
+        ` CPU per write: server ${fmt(f.serverUs)} µs, watcher processes ${fmt(f.watchersUs)} µs;` +
+        ` the writer's answer p50 ${fmt(f.answerP50, 2)} ms;` +
+        ` every delivery p50 ${fmt(f.p50, 2)} ms p99 ${fmt(f.p99, 2)} ms; a write's last delivery p50 ${fmt(f.lastP50, 2)} ms p99 ${fmt(f.lastP99, 2)} ms` +
+        ` (target: median ≤ ${TARGET.fanoutMedian} ms)`,
+    );
+  }
+  if (!onlyWatch && !flag('skip-memory')) {
+    const m = await memory(loads);
+    console.log(
+      `\nmemory: ${fmt(memoryObjects)} ConfigMaps of ${fmt(m.objectBytes)} bytes each (as served) created in ${fmt(m.seconds, 1)} s (${fmt(m.opsPerSec)}/s, ${m.failed} failed);` +
+        ` server VmRSS ${fmt(m.before.rss)} MB empty → ${fmt(m.after.rss)} MB, VmHWM ${fmt(m.after.hwm)} MB (target ≤ ${TARGET.rssMb} MB)`,
+    );
+  }
+  for (const c of loads) c.send({ phase: 'exit' });
+}
+
+/** The throughput table: one row per phase, medians over the rounds. */
+function printThroughput(throughputResults) {
   const rows = [];
   for (const name of ['create', 'update', 'delete']) {
-    const k = out.throughput.kubetape[name];
-    const c = out.throughput.ceiling[name];
+    const k = throughputResults.kubetape[name];
+    const c = throughputResults.ceiling[name];
     const kOps = median(k.map((x) => x.opsPerSec));
     const cOps = c.length ? median(c.map((x) => x.opsPerSec)) : NaN;
     const kCpu = median(k.map((x) => x.cpuUs));
@@ -309,23 +348,6 @@ async function main() {
   );
   console.log('|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|');
   for (const r of rows) console.log(r);
-
-  if (!flag('skip-watch')) {
-    const f = await fanout();
-    console.log(
-      `\nwatch fan-out, ${watchers} watchers × ${watchWrites} writes one at a time: ${fmt(f.deliveries)} deliveries, ${f.missing} missing;` +
-        ` every delivery p50 ${fmt(f.p50, 2)} ms p99 ${fmt(f.p99, 2)} ms; a write's last delivery p50 ${fmt(f.lastP50, 2)} ms p99 ${fmt(f.lastP99, 2)} ms` +
-        ` (target: median ≤ ${TARGET.fanoutMedian} ms)`,
-    );
-  }
-  if (!flag('skip-memory')) {
-    const m = await memory(loads);
-    console.log(
-      `\nmemory: ${fmt(memoryObjects)} ConfigMaps of ${fmt(m.objectBytes)} bytes each (as served) created in ${fmt(m.seconds, 1)} s (${fmt(m.opsPerSec)}/s, ${m.failed} failed);` +
-        ` server VmRSS ${fmt(m.before.rss)} MB empty → ${fmt(m.after.rss)} MB, VmHWM ${fmt(m.after.hwm)} MB (target ≤ ${TARGET.rssMb} MB)`,
-    );
-  }
-  for (const c of loads) c.send({ phase: 'exit' });
 }
 
 main()

@@ -34,9 +34,14 @@ export class BodyEncoder {
 
   /** Whether these objects can be written in this representation (protobuf: recorded as protobuf, or of a built-in kind). */
   supports(values: readonly StoredObject[]): boolean {
-    if (this.rep.format === 'protobuf') return values.every((v) => this.codec.hasProtobuf(v));
+    return values.every((v) => this.supportsOne(v));
+  }
+
+  /** supports() for one object. */
+  supportsOne(value: StoredObject): boolean {
+    if (this.rep.format === 'protobuf') return this.codec.hasProtobuf(value);
     if (this.rep.as) return true;
-    return values.every((v) => v.hasJson || !v.hasProtobuf);
+    return value.hasJson || !value.hasProtobuf;
   }
 
   /** Throws the 406 for objects that cannot be written as negotiated (recorded in another format). */
@@ -87,10 +92,17 @@ export class BodyEncoder {
     return Buffer.from(`{"type":"${type}","object":${goJson(partial)}}\n`);
   }
 
-  /** Cache key of an event frame in this representation. */
-  eventKey(type: string, first: boolean): string {
-    return this.rep.as === 'Table' ? `${type}|${this.key}|${first ? 'h' : 'n'}` : `${type}|${this.key}`;
+  /**
+   * Cache key of an event frame in this representation; `stamped`: the previous state of an
+   * object leaving the selector, stamped with the change's revision. Made once per encoder.
+   */
+  eventKey(type: string, first: boolean, stamped = false): string {
+    const slots = (this.eventKeys[type] ??= []);
+    const slot = (first ? 1 : 0) + (stamped ? 2 : 0);
+    return (slots[slot] ??= `${stamped ? 'prev|' : ''}${type}|${this.key}${this.rep.as === 'Table' ? (first ? '|h' : '|n') : ''}`);
   }
+
+  private readonly eventKeys: Record<string, string[]> = {};
 
   bookmark(rv: string, initialEventsEnd: boolean): Buffer {
     const { rep } = this;

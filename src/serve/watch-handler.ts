@@ -20,6 +20,7 @@ import { hasPartialObjects, partialListWarning, warnPartial } from './partial-wa
 import { selectorFilter } from './selectors';
 import { WatchStream, writeWatchHead } from './watch-stream';
 import { noteAccess } from '../http/access-log';
+import { inChunk } from '../http/response-chunks';
 
 export async function handleWatch(ctx: ResourceRequest): Promise<void> {
   const { res, info, resource } = ctx;
@@ -66,18 +67,20 @@ export async function handleWatch(ctx: ResourceRequest): Promise<void> {
   let watcher: Watcher<StoredObject> | undefined;
   let stopOnRemoval: (() => void) | undefined;
   /** `cached`: a change fanned out to many watchers is encoded once; the initial state is not kept. */
+  /** Cached frames are laid out inside their HTTP chunk (inChunk): each response writes the same bytes. */
   const send = (type: string, object: Revision<StoredObject>, change: Revision<StoredObject>, cached = true) => {
-    if (!encoder.supports([object.value])) return; // an object this representation cannot carry
+    if (!encoder.supportsOne(object.value)) return; // an object this representation cannot carry
     const isFirst = first;
     first = false;
     if (object.rev !== change.rev) {
       // Leaving the selector: the previous state, stamped with this change's revision (encoded once per change).
-      const stamped = () => encoder.event(type, object.value.withResourceVersion(String(change.rev)), isFirst);
-      stream.write(change.frame(`prev|${encoder.eventKey(type, isFirst)}`, stamped), String(change.rev));
+      const stamped = () => inChunk(encoder.event(type, object.value.withResourceVersion(String(change.rev)), isFirst));
+      stream.write(change.frame(encoder.eventKey(type, isFirst, true), stamped), String(change.rev));
       return;
     }
-    const encode = () => encoder.event(type, object.value, isFirst);
-    stream.write(cached ? change.frame(encoder.eventKey(type, isFirst), encode) : encode(), String(change.rev));
+    if (!cached) return stream.write(encoder.event(type, object.value, isFirst), String(change.rev));
+    const encode = () => inChunk(encoder.event(type, object.value, isFirst));
+    stream.write(change.frame(encoder.eventKey(type, isFirst), encode), String(change.rev));
   };
   const stream: WatchStream = new WatchStream(res, {
     contentType: encoder.rep.contentType,

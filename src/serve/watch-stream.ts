@@ -1,12 +1,15 @@
 /**
  * One watch response, and the one place its frames are written: the stream faults' delays and
  * ends (a WatchFrameGuard from the faults hook, when one applies), bookmarks at the interval the
- * watch cache uses, the `timeoutSeconds` end, and writes batched per tick (the socket is corked
- * while a burst of changes fans out). Frames held by a delay keep their order.
+ * watch cache uses, the `timeoutSeconds` end. Each frame goes to the socket as one chunk, one
+ * write (src/http/response-chunks.ts), when it is written: a change reaches its watchers during
+ * the commit, before the writer's answer. A second frame in the same tick corks the socket until
+ * the tick ends, so a burst of changes leaves in one write. Frames held by a delay keep their order.
  */
 import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { endWatchResponse } from '../faults/end-watch-response';
+import { chunkOf, chunkSocket } from '../http/response-chunks';
 import type { WatchFrameGuard, WatchStreamEnd } from './options';
 
 /** A slow client whose unsent backlog exceeds this is disconnected, as the apiserver drops slow watchers. */
@@ -25,6 +28,20 @@ export interface WatchStreamOptions {
   onClose: () => void;
 }
 
+/** Counts ticks in which frames are written: one nextTick per tick however many streams write. */
+let tick = 0;
+let tickEnding = false;
+function currentTick(): number {
+  if (!tickEnding) {
+    tickEnding = true;
+    process.nextTick(() => {
+      tick++;
+      tickEnding = false;
+    });
+  }
+  return tick;
+}
+
 /** Writes the 200 head of a watch response, as the apiserver does (chunked, no Content-Length). */
 export function writeWatchHead(res: ServerResponse, contentType: string): void {
   res.writeHead(200, { 'Cache-Control': 'no-cache, private', 'Content-Type': contentType });
@@ -36,6 +53,8 @@ export class WatchStream {
   private timers: NodeJS.Timeout[] = [];
   private bookmarkTimer: NodeJS.Timeout | undefined;
   private corked = false;
+  /** The tick of the last frame written (currentTick), -1 before the first. */
+  private lastTick = -1;
   /** No more frames are accepted (ended, closed, or ended by a fault). */
   private closed = false;
   /** Nothing more goes out, held frames included (the response is over, or a fault ended it). */
@@ -94,15 +113,22 @@ export class WatchStream {
 
   private emit(frame: Buffer, rv?: string): void {
     if (this.responseOver) return this.close();
-    if (!this.corked && this.res.socket) {
-      this.corked = true;
-      this.res.socket.cork();
-      process.nextTick(() => {
-        this.corked = false;
-        this.res.socket?.uncork();
-      });
+    const socket = frame.length > 0 ? chunkSocket(this.res) : undefined;
+    if (socket) {
+      const now = currentTick();
+      if (this.lastTick === now && !this.corked) {
+        this.corked = true;
+        socket.cork();
+        process.nextTick(() => {
+          this.corked = false;
+          socket.uncork();
+        });
+      }
+      this.lastTick = now;
+      socket.write(chunkOf(frame));
+    } else {
+      this.res.write(frame); // node corks the socket until the tick ends
     }
-    this.res.write(frame);
     if (this.res.writableLength > MAX_BACKLOG_BYTES) this.res.destroy();
     const end = this.options.guard?.afterFrame(rv);
     if (end) this.endByFault(end);
