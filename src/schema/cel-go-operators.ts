@@ -6,13 +6,16 @@
  * NaN fail with `NaN values cannot be ordered`, and order strings by code point; the lowest int
  * divided by (or modulo) -1 fails with `integer overflow`, as does a duration sum or difference
  * beyond int64 nanoseconds; a timestamp moved outside years 1–9999 fails with `timestamp
- * overflow`. Where several operands of an operator, function call, list or map fail, the error is
- * the leftmost's (the receiver's before the arguments'), and `&&`/`||` whose operands both fail
- * give the left one's error. The parsed expression's nodes are given their evaluation here (the
+ * overflow`; a set or map list from the object plus a list is their union or merge (./cel-value),
+ * and equality is the left list's: a literal list compares in order even with a set. Where
+ * several operands of an operator, function call, list or map fail, the error is the leftmost's
+ * (the receiver's before the arguments'), and `&&`/`||` whose operands both fail give the left
+ * one's error. The parsed expression's nodes are given their evaluation here (the
  * library evaluates a node by its own `evaluate`). Pure.
  */
 
 import { compareStrings } from './cel-library';
+import { unorderedListSum } from './cel-value';
 
 type Node = {
   op?: string;
@@ -55,7 +58,14 @@ export function useGoOperators(ast: unknown): void {
     node.evaluate = (ev, n, ctx) => {
       const [l, r] = operands(ev, n, ctx);
       timeOverflow(l, r, minus);
-      return n.handle!(l, r, n, ev);
+      const sum = minus ? undefined : unorderedListSum(l, r);
+      return sum ?? n.handle!(l, r, n, ev);
+    };
+  } else if (node.op === '==' || node.op === '!=') {
+    // The left list decides: a literal (or atomic) list compares in order even with a set or map list.
+    node.evaluate = (ev, n, ctx) => {
+      const [l, r] = operands(ev, n, ctx);
+      return n.handle!(l, Array.isArray(l) && r instanceof Set ? [...r] : r, n, ev);
     };
   } else if (node.op === '/' || node.op === '%') {
     node.evaluate = (ev, n, ctx) => {

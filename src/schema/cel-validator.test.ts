@@ -189,6 +189,39 @@ describe('celValidator', () => {
     expect(texts(lists, reordered)).toEqual([]);
   });
 
+  // Each expectation below is what v0.26.15's validator answers for the same schema and objects.
+  it('a set list plus a list is their union in the set\'s order; a map list plus one is merged by key; a literal list first concatenates', () => {
+    const set = root({
+      type: 'object',
+      properties: { tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } } },
+      'x-kubernetes-validations': rules(
+        ["size(self.tags + ['a', 'z']) == 3 && (self.tags + ['a', 'z'])[2] == 'z'", 'union'],
+        ["(self.tags + ['z', 'z']).size() == 3 && (self.tags + self.tags).size() == 2", 'deduplicated'],
+        ["(['a', 'z'] + self.tags).size() == 4 && (['a', 'z'] + self.tags)[2] == 'x'", 'literal first'],
+        ["(self.tags + ['z'] + ['z', 'q']).size() == 4", 'still a set'],
+        ["self.tags + ['z'] == ['z', 'x', 'a'] && self.tags + ['z'] == ['x', 'a', 'z']", 'a set compares in any order'],
+        ["['a', 'x'] == self.tags", 'a literal compares in order'],
+      ),
+    });
+    expect(texts(set, { spec: { tags: ['x', 'a'] } })).toEqual(['spec: Invalid value: "object": a literal compares in order']);
+    const item = { type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer' }, v: { type: 'integer' } } };
+    const map = (keys: string[], ...list: (string | [string, string])[]) =>
+      root({ type: 'object', 'x-kubernetes-validations': rules(...list), properties: { items: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': keys, items: item } } });
+    const byName = map(
+      ['name'],
+      ["size(self.items + self.items) == 2 && size(self.items + oldSelf.items) == 3", 'merged'],
+      ["(self.items + oldSelf.items)[0].v == 9 && (self.items + oldSelf.items)[2].name == 'c'", 'right wins, left places'],
+      ["(oldSelf.items + self.items)[0].v == 1 && (oldSelf.items + self.items)[1].name == 'c'", 'the other way'],
+      ["(self.items + oldSelf.items + self.items).size() == 3 && (self.items + oldSelf.items + self.items)[0].v == 1", 'chained'],
+      ['self.items + oldSelf.items == oldSelf.items + self.items', 'not commutative'],
+    );
+    const now = { spec: { items: [{ name: 'a', v: 1 }, { name: 'b', v: 2 }] } };
+    const before = { spec: { items: [{ name: 'a', v: 9 }, { name: 'c', v: 3 }] } };
+    expect(texts(byName, now, before)).toEqual(['spec: Invalid value: "object": not commutative']);
+    const twoKeys = map(['name', 'port'], ['(self.items + oldSelf.items).size() == 3 && (self.items + oldSelf.items)[0].v == 9', 'two keys']);
+    expect(texts(twoKeys, { spec: { items: [{ name: 'a', port: 1, v: 1 }, { name: 'a', port: 2, v: 2 }] } }, { spec: { items: [{ name: 'a', port: 1, v: 9 }, { name: 'b', port: 1, v: 3 }] } })).toEqual([]);
+  });
+
   it('a list-map item whose key is missing or not a scalar correlates with no old item', () => {
     const schema = root({
       type: 'object',

@@ -165,6 +165,44 @@ function arrayValue(value: unknown[], schema: Obj, scalars: CelScalars, shared: 
   const set = new Set(one);
   if (set.size !== one.length) return listFrom(items);
   objectLists.add(set);
+  const keys = schema['x-kubernetes-list-map-keys'];
+  unorderedKinds.set(set, listType === 'map' && Array.isArray(keys) ? keys.map((k) => escapeCelName(String(k)) ?? hidden(String(k))) : 'set');
+  return set;
+}
+
+/** Of each set and map list made from the object: `set`, or the CEL field names of its map keys. */
+const unorderedKinds = new WeakMap<Set<unknown>, 'set' | string[]>();
+
+/**
+ * `left + right` where `left` is a set or map list taken from the object, as v1.26's
+ * unstructured lists add (undefined otherwise: the library's concatenation): a set gains the
+ * items of `right` it does not hold yet, in their order (a repeated one once); a map list keeps
+ * its items' places, an item of `right` with the keys of one of them takes its place, the others
+ * are appended. The sum is again a set or map list, compared regardless of order.
+ */
+export function unorderedListSum(left: unknown, right: unknown): unknown {
+  const kind = left instanceof Set ? unorderedKinds.get(left) : undefined;
+  if (kind === undefined || !(Array.isArray(right) || right instanceof Set)) return undefined;
+  const items = [...(left as Set<unknown>)];
+  if (kind === 'set') {
+    const sum = new Set(items);
+    for (const item of right) sum.add(item);
+    return unorderedList(sum, kind);
+  }
+  const keyOf = (item: unknown) => kind.map((k) => String((item as Obj | null)?.[k])).join('\u0000');
+  const at = new Map(items.map((item, i) => [keyOf(item), i]));
+  for (const item of right) {
+    const key = keyOf(item);
+    const i = at.get(key);
+    if (i === undefined) at.set(key, items.push(item) - 1);
+    else items[i] = item;
+  }
+  return unorderedList(new Set(items), kind);
+}
+
+function unorderedList(set: Set<unknown>, kind: 'set' | string[]): Set<unknown> {
+  objectLists.add(set);
+  unorderedKinds.set(set, kind);
   return set;
 }
 
