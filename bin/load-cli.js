@@ -3,11 +3,11 @@
  * How bin/kubetape.js loads the CLI. `npm run build` also makes dist/bundle/kubetape.js, the
  * modules of dist/ in one file (scripts/build-cli.js), and kubetape.js.cache beside it: V8's
  * compiled code of what `kubetape serve` runs while it starts. Reading one file and compiling
- * little takes about a third off a start. The bundle is loaded when it is at least as new as
- * dist/cli/main.js (after a `tsc` alone, the modules of dist/ are loaded as they are) and when
- * this Node can `require()` an ES module (20.19 and later, unless turned off): the bundle then
- * never reaches the `import()` that loads an ES-module-only package where `require` cannot, and
- * which a script compiled from a code cache cannot run. A cache V8 refuses (made by another Node
+ * little takes about a third off a start. The bundle is loaded when it is at least as new as every
+ * module it was made from (inputs.json beside it; after a `tsc` alone, the modules of dist/ are
+ * loaded as they are) and when this Node can `require()` an ES module (20.19 and later, unless
+ * turned off): the bundle then never reaches the `import()` that loads an ES-module-only package
+ * where `require` cannot, and which a script compiled from a code cache cannot run. A cache V8 refuses (made by another Node
  * version) costs only the time it would have saved.
  */
 const { readFileSync, statSync } = require('node:fs');
@@ -18,12 +18,15 @@ const vm = require('node:vm');
 const DIST = join(__dirname, '..', 'dist');
 const BUNDLE = join(DIST, 'bundle', 'kubetape.js');
 const CACHE = `${BUNDLE}.cache`;
+const INPUTS = join(DIST, 'bundle', 'inputs.json');
 const MODULES = join(DIST, 'cli', 'main.js');
 
 function bundleIsCurrent() {
   if (!process.features.require_module) return false;
   try {
-    return statSync(BUNDLE).mtimeMs >= statSync(MODULES).mtimeMs;
+    const made = statSync(BUNDLE).mtimeMs;
+    const inputs = JSON.parse(readFileSync(INPUTS, 'utf8'));
+    return inputs.length > 0 && inputs.every((file) => statSync(join(DIST, file)).mtimeMs <= made);
   } catch {
     return false;
   }
@@ -45,4 +48,4 @@ function loadCli() {
   return { cli: module.exports, script };
 }
 
-module.exports = { loadCli, BUNDLE, CACHE };
+module.exports = { loadCli, BUNDLE, CACHE, INPUTS };

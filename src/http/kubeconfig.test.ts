@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import YAML from 'yaml';
+import { kubectl } from '../../test/support/kube-clients';
 import { writeKubeconfig } from './kubeconfig';
 
 describe('writeKubeconfig', () => {
@@ -25,7 +26,7 @@ describe('writeKubeconfig', () => {
 
   it('keeps names that YAML would read as other types, or that need quoting, as strings', () => {
     const path = join(dir, 'odd');
-    for (const name of ['true', 'Yes', 'off', '123', '1e3', 'null', '~', 'a: b', 'a:', 'a:b', '#x', 'x #y', 'quote"back\\slash', 'ünïcode', '- dash', '\ttab\nline', '', ' lead', 'trail ']) {
+    for (const name of ['true', 'Yes', 'off', '123', '1e3', 'null', '~', 'a: b', 'a:', 'a:b', '#x', 'x #y', 'quote"back\\slash', 'ünïcode', '- dash', '\ttab\nline', '', ' lead', 'trail ', 'del\u007f', 'nel\u0085c1\u009f', 'ls\u2028ps\u2029']) {
       writeKubeconfig(path, 'https://[::1]:6443/', name, name);
       // YAML 1.2 (this library's default) and 1.1 (go-yaml's, which kubectl reads it with).
       for (const version of ['1.2', '1.1'] as const) {
@@ -34,6 +35,16 @@ describe('writeKubeconfig', () => {
         expect(doc.contexts[0].context).toEqual({ cluster: name, user: name, namespace: name });
         expect(doc.clusters[0].cluster).toEqual({ server: 'https://[::1]:6443/', 'insecure-skip-tls-verify': false });
       }
+    }
+  });
+
+  it('is read back by kubectl (go-yaml), control characters and line separators included', async () => {
+    for (const name of ['On', 'a: b', 'del\u007f', 'nel\u0085c1\u009f', 'ls\u2028ps\u2029']) {
+      const path = join(dir, 'kubectl');
+      writeKubeconfig(path, 'http://127.0.0.1:41234', name, name);
+      const out = await kubectl(path, join(dir, 'cache'), ['config', 'view', '-o', 'jsonpath={.current-context}|{.contexts[0].context.namespace}']);
+      expect(out.stderr).toBe('');
+      expect(out.stdout).toBe(`${name}|${name}`);
     }
   });
 });

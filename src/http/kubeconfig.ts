@@ -40,5 +40,6 @@ const YAML_WORDS = /^(?:y|n|yes|no|true|false|on|off|null|~)$/i;
 /** `text` as a YAML scalar: plain when it is a name or URL that reads back as the same string, else quoted. */
 function scalar(text: string): string {
   const plain = /^[A-Za-z_][\w.\/-]*(?::[\w.\/-]+)*$/.test(text) && !YAML_WORDS.test(text);
-  return plain ? text : JSON.stringify(text);
+  // JSON leaves DEL, the C1 controls and the line separators as they are; YAML refuses or folds them.
+  return plain ? text : JSON.stringify(text).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -15,7 +15,7 @@
  */
 
 import { compareStrings } from './cel-library';
-import { unorderedListSum } from './cel-value';
+import { isObjectList, unorderedListSum } from './cel-value';
 
 type Node = {
   op?: string;
@@ -58,8 +58,13 @@ export function useGoOperators(ast: unknown): void {
     node.evaluate = (ev, n, ctx) => {
       const [l, r] = operands(ev, n, ctx);
       timeOverflow(l, r, minus);
-      const sum = minus ? undefined : unorderedListSum(l, r);
-      return sum ?? n.handle!(l, r, n, ev);
+      if (!minus) {
+        // cel-go adds to an empty list by returning the other list itself (a set or map list stays one).
+        if (isEmptyLiteralList(l) && (Array.isArray(r) || r instanceof Set)) return r;
+        const sum = unorderedListSum(l, r);
+        if (sum !== undefined) return sum;
+      }
+      return n.handle!(l, r, n, ev);
     };
   } else if (node.op === '==' || node.op === '!=') {
     // The left list decides: a literal (or atomic) list compares in order even with a set or map list.
@@ -161,6 +166,11 @@ function timeOverflow(l: unknown, r: unknown, minus: boolean): void {
     const seconds = ns >= 0n ? ns / BILLION : -((-ns + BILLION - 1n) / BILLION);
     if (seconds < MIN_UNIX_SECONDS || seconds > MAX_UNIX_SECONDS) throw new Error('timestamp overflow');
   }
+}
+
+/** An empty list made by the rule (a literal, a macro's result), not one taken from the object. */
+function isEmptyLiteralList(v: unknown): boolean {
+  return Array.isArray(v) && v.length === 0 && !isObjectList(v);
 }
 
 function operands(ev: Evaluator, n: Node, ctx: unknown): [unknown, unknown] {

@@ -201,6 +201,7 @@ describe('celValidator', () => {
         ["(self.tags + ['z'] + ['z', 'q']).size() == 4", 'still a set'],
         ["self.tags + ['z'] == ['z', 'x', 'a'] && self.tags + ['z'] == ['x', 'a', 'z']", 'a set compares in any order'],
         ["['a', 'x'] == self.tags", 'a literal compares in order'],
+        ["[] + self.tags == ['a', 'x'] && size([] + self.tags + ['a']) == 2 && self.tags.filter(t, false) + self.tags == ['a', 'x']", 'an empty list plus a set is the set'],
       ),
     });
     expect(texts(set, { spec: { tags: ['x', 'a'] } })).toEqual(['spec: Invalid value: "object": a literal compares in order']);

@@ -189,7 +189,7 @@ export function unorderedListSum(left: unknown, right: unknown): unknown {
     for (const item of right) sum.add(item);
     return unorderedList(sum, kind);
   }
-  const keyOf = (item: unknown) => kind.map((k) => String((item as Obj | null)?.[k])).join('\u0000');
+  const keyOf = (item: unknown) => JSON.stringify(kind.map((k) => keyText((item as Obj | null)?.[k])));
   const at = new Map(items.map((item, i) => [keyOf(item), i]));
   for (const item of right) {
     const key = keyOf(item);
@@ -198,6 +198,12 @@ export function unorderedListSum(left: unknown, right: unknown): unknown {
     else items[i] = item;
   }
   return unorderedList(new Set(items), kind);
+}
+
+/** A map key's value as text: ints apart from doubles and strings, a missing key apart from any value. */
+function keyText(v: unknown): string {
+  if (v === undefined) return 'missing';
+  return typeof v === 'bigint' ? `int ${v}` : `${typeof v} ${String(v)}`;
 }
 
 function unorderedList(set: Set<unknown>, kind: 'set' | string[]): Set<unknown> {

@@ -60,30 +60,41 @@ describe('bin/load-cli.js', () => {
       mkdirSync(join(dir, 'dist', 'cli'), { recursive: true });
       mkdirSync(join(dir, 'dist', 'bundle'));
       copyFileSync(join(root, 'bin', 'load-cli.js'), join(dir, 'bin', 'load-cli.js'));
+      mkdirSync(join(dir, 'dist', 'serve'));
       writeFileSync(join(dir, 'dist', 'cli', 'main.js'), "exports.main = () => 'modules';\n");
+      writeFileSync(join(dir, 'dist', 'serve', 'part.js'), '');
       writeFileSync(join(dir, 'dist', 'bundle', 'kubetape.js'), "exports.main = () => 'bundle ' + require('node:path').basename(__dirname);\n");
+      writeFileSync(join(dir, 'dist', 'bundle', 'inputs.json'), JSON.stringify(['cli/main.js', 'serve/part.js']));
     });
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
     const which = () => node("console.log(require('./bin/load-cli.js').loadCli().cli.main())", dir).trim();
     const age = (file: string, seconds: number) => utimesSync(join(dir, 'dist', file), seconds, seconds);
 
-    it('takes the bundle when it is as new as the modules (a packed package: every file has the same time)', () => {
-      age('cli/main.js', 1_000_000);
-      age('bundle/kubetape.js', 1_000_000);
+    const allAged = (seconds: number) => ['cli/main.js', 'serve/part.js', 'bundle/kubetape.js'].forEach((f) => age(f, seconds));
+
+    it('takes the bundle when it is as new as the modules it was made from (a packed package: every file has the same time)', () => {
+      allAged(1_000_000);
       expect(which()).toBe('bundle bundle');
     });
 
-    it('takes the modules when they were built after the bundle (tsc alone)', () => {
-      age('bundle/kubetape.js', 1_000_000);
+    it('takes the modules when any of them was built after the bundle (tsc alone, or an incremental tsc that rewrote one file)', () => {
+      allAged(1_000_000);
       age('cli/main.js', 2_000_000);
+      expect(which()).toBe('modules');
+      allAged(1_000_000);
+      age('serve/part.js', 2_000_000);
       expect(which()).toBe('modules');
     });
 
-    it('runs a bundle without its cache, and takes the modules when there is no bundle', () => {
-      age('cli/main.js', 1_000_000);
+    it('runs a bundle without its cache; takes the modules without the list of its inputs, or without the bundle', () => {
+      allAged(1_000_000);
       rmSync(join(dir, 'dist', 'bundle', 'kubetape.js.cache'), { force: true });
       expect(which()).toBe('bundle bundle');
+      rmSync(join(dir, 'dist', 'bundle', 'inputs.json'));
+      expect(which()).toBe('modules');
+      writeFileSync(join(dir, 'dist', 'bundle', 'inputs.json'), JSON.stringify(['cli/main.js', 'serve/part.js']));
+      allAged(1_000_000);
       rmSync(join(dir, 'dist', 'bundle', 'kubetape.js'));
       expect(which()).toBe('modules');
     });
