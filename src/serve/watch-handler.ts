@@ -66,8 +66,10 @@ export async function handleWatch(ctx: ResourceRequest): Promise<void> {
   /** Subscribed once the initial state is out; the stream may close before that (a fault, a client gone). */
   let watcher: Watcher<StoredObject> | undefined;
   let stopOnRemoval: (() => void) | undefined;
-  /** `cached`: a change fanned out to many watchers is encoded once; the initial state is not kept. */
-  /** Cached frames are laid out inside their HTTP chunk (inChunk): each response writes the same bytes. */
+  /**
+   * `cached`: a change fanned out to many watchers is encoded once, laid out inside its HTTP chunk
+   * (inChunk) so that each response writes the same bytes; the initial state is not kept.
+   */
   const send = (type: string, object: Revision<StoredObject>, change: Revision<StoredObject>, cached = true) => {
     if (!encoder.supportsOne(object.value)) return; // an object this representation cannot carry
     const isFirst = first;
