@@ -68,7 +68,8 @@ async function brushExample(page: Page): Promise<void> {
 
   await page.click('.tab[data-tab="objects"]');
   await page.click('.object[data-name="cm-02"]');
-  await page.waitForSelector('.history[data-in-range="1"]');
+  // The history of the object opened before (cm-03, reopened for the range) stays until cm-02's replaces it.
+  await page.waitForSelector('.history[data-name="cm-02"][data-in-range="1"]');
   expect(await page.$$eval('.revision.in-range', (els) => els.map((e) => e.getAttribute('data-rv')))).toEqual(['112']);
   expect(await page.$$eval('.revision.out-of-range', (els) => els.map((e) => e.getAttribute('data-rv')))).toEqual(['107']);
   expect(await page.textContent('.range-note')).toContain('1 of 2 revisions first seen in the range');
@@ -186,7 +187,7 @@ describeBrowser('kubetape ui on the example recording', () => {
   it('the object view shows the revisions of cm-02 with the diff between them', async () => {
     await page.click('.tab[data-tab="objects"]');
     await page.click('.object[data-name="cm-02"]');
-    await page.waitForSelector('.history[data-revisions="2"]');
+    await page.waitForSelector('.history[data-name="cm-02"][data-revisions="2"]');
     expect(await page.$$eval('.revision', (els) => els.map((e) => e.getAttribute('data-rv')))).toEqual(['107', '112']);
     const added = await page.$$eval('.revision[data-rv="112"] .diff .add', (els) => els.map((e) => e.textContent));
     const removed = await page.$$eval('.revision[data-rv="112"] .diff .del', (els) => els.map((e) => e.textContent));
@@ -347,7 +348,7 @@ describeBrowser('inspect --html', () => {
     expect(await timelineCount(page, 'events')).toBe(9);
     await page.click('.tab[data-tab="objects"]');
     await page.click('.object[data-name="cm-02"]');
-    await page.waitForSelector('.history[data-revisions="2"]');
+    await page.waitForSelector('.history[data-name="cm-02"][data-revisions="2"]');
     await page.click('.tab[data-tab="time-travel"]');
     await page.waitForSelector('#state[data-objects="6"]');
     await brushExample(page);

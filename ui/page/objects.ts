@@ -53,6 +53,7 @@ export class Objects {
     const ranged = from !== undefined && to !== undefined;
     const inRange = (r: RevisionView) => !ranged || (r.firstAt >= from && r.firstAt <= to);
     const count = h1.revisions.filter(inRange).length;
+    this.history.dataset.name = name;
     this.history.dataset.revisions = String(h1.revisions.length);
     this.history.dataset.inRange = String(count);
     clear(this.history, h('h3', {}, `${this.resource} ${namespace ? `${namespace}/` : ''}${name}`),
