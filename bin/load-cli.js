@@ -3,12 +3,12 @@
  * How bin/kubetape.js loads the CLI. `npm run build` also makes dist/bundle/kubetape.js, the
  * modules of dist/ in one file (scripts/build-cli.js), and kubetape.js.cache beside it: V8's
  * compiled code of what `kubetape serve` runs while it starts. Reading one file and compiling
- * little takes about a third off a start. The bundle is loaded when it is at least as new as every
- * module it was made from (inputs.json beside it; after a `tsc` alone, the modules of dist/ are
- * loaded as they are) and when this Node can `require()` an ES module (20.19 and later, unless
- * turned off): the bundle then never reaches the `import()` that loads an ES-module-only package
- * where `require` cannot, and which a script compiled from a code cache cannot run. A cache V8 refuses (made by another Node
- * version) costs only the time it would have saved.
+ * little halves a start. The bundle is loaded when it is at least as new as every module it was
+ * made from (inputs.json beside it; after a `tsc` alone, the modules of dist/ are loaded as they
+ * are) and when this Node can `require()` an ES module (20.19 and later, unless turned off): the
+ * bundle then never reaches the `import()` that loads an ES-module-only package where `require`
+ * cannot, and which a script compiled from a code cache cannot run. A cache V8 refuses (made by
+ * another Node version) costs only the time it would have saved.
  */
 const { readFileSync, statSync } = require('node:fs');
 const { createRequire } = require('node:module');
