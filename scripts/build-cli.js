@@ -15,7 +15,8 @@
  */
 const { build } = require('esbuild');
 const { spawnSync } = require('node:child_process');
-const { readFile, rmSync, writeFileSync } = require('node:fs');
+const { rmSync, writeFileSync } = require('node:fs');
+const { readFile } = require('node:fs/promises');
 const { dirname, join, relative } = require('node:path');
 
 const root = join(__dirname, '..');
@@ -27,7 +28,7 @@ const ownDirname = {
   name: 'own-dirname',
   setup(b) {
     b.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, async (args) => {
-      const text = await new Promise((res, rej) => readFile(args.path, 'utf8', (err, t) => (err ? rej(err) : res(t))));
+      const text = await readFile(args.path, 'utf8');
       if (!text.includes('__dirname')) return { contents: text, loader: 'js' };
       const rel = relative(dirname(BUNDLE), dirname(args.path)).split('\\').join('/');
       return { contents: text.replace(/\b__dirname\b/g, `require('node:path').join(__dirname, ${JSON.stringify(rel)})`), loader: 'js' };

@@ -23,6 +23,21 @@ describe('bin/load-cli.js', () => {
     expect(JSON.parse(out)).toEqual({ bundle: true, rejected: false, main: 'function' });
   });
 
+  it('starts serve without what serve does not need yet: the other modes, the YAML library, Ajv', () => {
+    const out = node(`
+      const write = process.stdout.write.bind(process.stdout);
+      process.stdout.write = (chunk) => {
+        if (!String(chunk).includes(' listening on ')) return true;
+        const loaded = Object.keys(require.cache);
+        const has = (part) => loaded.some((f) => f.includes(part));
+        write(JSON.stringify({ serve: has('/dist/serve/index.js'), record: has('/dist/record/'), explore: has('/dist/explore/'), ui: has('/dist/ui/ui-server.js'), yaml: has('/node_modules/yaml/'), ajv: has('/node_modules/ajv/') }));
+        process.exit(0);
+      };
+      require('./dist/cli/main.js').main(['serve', '--listen', '127.0.0.1:0', '--log-level', 'silent']);
+    `);
+    expect(JSON.parse(out)).toEqual({ serve: true, record: false, explore: false, ui: false, yaml: false, ajv: false });
+  });
+
   // The CEL library is an ES module: Node 20.19 and later require() it from the bundle; where
   // require() cannot (--no-experimental-require-module makes this Node one of those), the
   // modules of dist/ are loaded and import() it.
